@@ -1,0 +1,33 @@
+# Two set-up commands: `make run` and `make test`.  Both create or refresh ./.venv.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+OUT    ?= out
+
+.PHONY: run test venv install install-test services clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+venv: $(BIN)/python
+
+install: venv
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+
+install-test: venv
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+
+run: install
+	@mkdir -p $(OUT)
+	$(BIN)/deid demo --in samples/notes.jsonl --out-dir $(OUT)
+
+services:
+	@bash scripts/services.sh
+
+test: install-test services
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) $(OUT) .pytest_cache

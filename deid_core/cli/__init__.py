@@ -1,0 +1,1 @@
+"""The ``deid`` command line.  Each subcommand lives in its own module here."""

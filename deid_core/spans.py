@@ -1,0 +1,111 @@
+"""The one span type that every stage exchanges.
+
+A span is a half-open character range ``[start, end)`` into the *original*
+note text, typed with one of the nine scored categories or OTHER.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable
+
+
+class Category(str, Enum):
+    AGE = "AGE"
+    DATE = "DATE"
+    DOCTOR = "DOCTOR"
+    HOSPITAL = "HOSPITAL"
+    ID = "ID"
+    LOCATION = "LOCATION"
+    PATIENT = "PATIENT"
+    PHONE = "PHONE"
+    WEB = "WEB"
+    OTHER = "OTHER"
+
+    @classmethod
+    def parse(cls, label: object) -> "Category":
+        """Accept a Category or its name in any case; anything else is an error."""
+        if isinstance(label, Category):
+            return label
+        if isinstance(label, str):
+            try:
+                return cls[label.strip().upper()]
+            except KeyError:
+                pass
+        known = ", ".join(c.value for c in cls)
+        raise UnknownCategoryError(f"unknown category {label!r} (known: {known})")
+
+
+SCORED_CATEGORIES: tuple[Category, ...] = tuple(c for c in Category if c is not Category.OTHER)
+
+
+class SpanError(ValueError):
+    """A span that cannot apply to its note. The message names the note."""
+
+
+class UnknownCategoryError(SpanError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    start: int
+    end: int
+    category: Category
+    score: float = 1.0
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "category", Category.parse(self.category))
+        if not (isinstance(self.start, int) and isinstance(self.end, int)):
+            raise SpanError(f"span offsets must be integers, got {self.start!r}..{self.end!r}")
+        if self.start < 0 or self.start >= self.end:
+            raise SpanError(f"span [{self.start}, {self.end}) needs 0 <= start < end")
+
+    @property
+    def length(self) -> int:
+        return self.end - self.start
+
+    def overlaps(self, other: "Span") -> bool:
+        return self.start < other.end and other.start < self.end
+
+    def text_in(self, text: str) -> str:
+        return text[self.start : self.end]
+
+
+def validate_spans(note_id: str, text: str, spans: Iterable[Span]) -> tuple[Span, ...]:
+    """Return the spans as a tuple, or raise SpanError naming the note and span."""
+    checked = tuple(spans)
+    for i, span in enumerate(checked):
+        if span.end > len(text):
+            raise SpanError(
+                f"note {note_id!r}: span {i} [{span.start}, {span.end}) lies outside "
+                f"the text ({len(text)} characters)"
+            )
+    return checked
+
+
+def span_from_dict(note_id: str, index: int, raw: object) -> Span:
+    """Build a Span from a JSON object ``{start, end, label|category, score?, source?}``."""
+    if not isinstance(raw, dict):
+        raise SpanError(f"note {note_id!r}: span {index} is not an object")
+    label = raw.get("label", raw.get("category"))
+    try:
+        return Span(
+            start=raw.get("start"),
+            end=raw.get("end"),
+            category=label,
+            score=float(raw.get("score", 1.0)),
+            source=str(raw.get("source", "")),
+        )
+    except (SpanError, TypeError, ValueError) as exc:
+        raise SpanError(f"note {note_id!r}: span {index}: {exc}") from None
+
+
+def span_to_dict(span: Span, *, full: bool = True) -> dict:
+    out = {"start": span.start, "end": span.end, "label": span.category.value}
+    if full:
+        out["score"] = span.score
+        out["source"] = span.source
+    return out
