@@ -39,6 +39,29 @@ class Category(str, Enum):
 
 SCORED_CATEGORIES: tuple[Category, ...] = tuple(c for c in Category if c is not Category.OTHER)
 
+#: When spans of different categories overlap, the earlier category wins the
+#: united region.  Structured categories come first: their strategies (FPE,
+#: date shift) are the most exact, and a name inside an email must not turn the
+#: whole address into a person's name.
+PRECEDENCE: tuple[Category, ...] = (
+    Category.WEB,
+    Category.ID,
+    Category.PHONE,
+    Category.DATE,
+    Category.AGE,
+    Category.PATIENT,
+    Category.DOCTOR,
+    Category.HOSPITAL,
+    Category.LOCATION,
+    Category.OTHER,
+)
+_RANK = {c: i for i, c in enumerate(PRECEDENCE)}
+
+
+def category_rank(category: Category) -> int:
+    """Lower ranks win overlaps; see :data:`PRECEDENCE`."""
+    return _RANK[category]
+
 
 class SpanError(ValueError):
     """A span that cannot apply to its note. The message names the note."""
@@ -100,7 +123,8 @@ def span_from_dict(note_id: str, index: int, raw: object) -> Span:
             source=str(raw.get("source", "")),
         )
     except (SpanError, TypeError, ValueError) as exc:
-        raise SpanError(f"note {note_id!r}: span {index}: {exc}") from None
+        kind = type(exc) if isinstance(exc, SpanError) else SpanError
+        raise kind(f"note {note_id!r}: span {index}: {exc}") from None
 
 
 def span_to_dict(span: Span, *, full: bool = True) -> dict:

@@ -1,0 +1,253 @@
+"""Apply the configured strategy to every span of a note, failing closed.
+
+Overlapping spans are first united into one region, typed by the
+highest-precedence category among them (:data:`deid_core.spans.PRECEDENCE`),
+so no character of either survives.  Any error while replacing a region
+masks it with a typed placeholder and records the error class, never the
+original text.  A note with dates to shift and no patient id is an error
+for the whole note, not a random offset.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Callable, Iterable
+
+from deid_core.anonymizer.ages import cap_age
+from deid_core.anonymizer.dates import DateShifter, patient_offset_days
+from deid_core.anonymizer.fpe import IdCipher
+from deid_core.anonymizer.hashing import OpaqueHasher
+from deid_core.config import AnonymizerConfig
+from deid_core.keys import Purpose, StudyKey
+from deid_core.spans import Category, Span, SpanError, category_rank, validate_spans
+
+
+class AnonymizationError(ValueError):
+    """The note cannot be anonymized at all; nothing of it is written."""
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    id: str
+    text: str
+    patient_id: str | None = None
+    spans: tuple[Span, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """What happened to one region: for audit, without any original text."""
+
+    start: int
+    end: int
+    out_start: int
+    out_end: int
+    category: Category
+    strategy: str
+    masked_because: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AnonymizedNote:
+    id: str
+    patient_id: str | None
+    text: str
+    spans: tuple[Span, ...]
+    key_id: str
+    replacements: tuple[Replacement, ...] = field(default=())
+
+    @property
+    def masked_count(self) -> int:
+        return sum(1 for r in self.replacements if r.masked_because)
+
+
+@dataclass(frozen=True, slots=True)
+class _Region:
+    start: int
+    end: int
+    category: Category
+    members: tuple[int, ...]  # indices of the input spans it covers
+
+
+def _regions(spans: tuple[Span, ...]) -> list[_Region]:
+    """Union overlapping spans (sort + sweep, O(n log n))."""
+    order = sorted(range(len(spans)), key=lambda i: (spans[i].start, spans[i].end))
+    regions: list[_Region] = []
+    cur: list[int] = []
+    cur_end = -1
+    for i in order:
+        s = spans[i]
+        if cur and s.start < cur_end:
+            cur.append(i)
+            cur_end = max(cur_end, s.end)
+            continue
+        if cur:
+            regions.append(_close(spans, cur, cur_end))
+        cur, cur_end = [i], s.end
+    if cur:
+        regions.append(_close(spans, cur, cur_end))
+    return regions
+
+
+def _close(spans: tuple[Span, ...], members: list[int], end: int) -> _Region:
+    category = min((spans[i].category for i in members), key=category_rank)
+    return _Region(spans[members[0]].start, end, category, tuple(members))
+
+
+class Anonymizer:
+    """Keyed anonymizer for one study key and one configuration."""
+
+    def __init__(self, key: StudyKey, config: AnonymizerConfig | None = None) -> None:
+        self.key = key
+        self.config = config or AnonymizerConfig()
+        self._dates_key = key.subkey(Purpose.DATES)
+
+    # Strategy backends are built on first use: a run without names never loads name pools.
+    @cached_property
+    def _ids(self) -> IdCipher:
+        return IdCipher(self.key, mode=self.config.fpe_mode, alphabet=self.config.fpe_alphabet)
+
+    @cached_property
+    def _hasher(self) -> OpaqueHasher:
+        return OpaqueHasher(self.key)
+
+    @cached_property
+    def date_shifter(self) -> DateShifter:
+        return DateShifter(
+            reference=self.config.reference_date,
+            day_first=self.config.day_first,
+            two_digit_window_end=self.config.two_digit_year_window_end,
+        )
+
+    @cached_property
+    def _names(self):
+        from deid_core.anonymizer.names import NameSurrogates
+
+        return NameSurrogates(self.key.subkey(Purpose.NAMES))
+
+    @cached_property
+    def _places(self):
+        from deid_core.anonymizer.places import PlaceSurrogates
+
+        return PlaceSurrogates(self.key.subkey(Purpose.PLACES))
+
+    @cached_property
+    def _web(self):
+        from deid_core.anonymizer.web import WebSurrogates
+
+        return WebSurrogates(self.key.subkey(Purpose.WEB))
+
+    def mask(self, category: Category) -> str:
+        return self.config.mask_format.format(category=category.value)
+
+    def strategy_for(self, category: Category) -> str:
+        return self.config.strategies[category]
+
+    def patient_offset(self, patient_id: str) -> int:
+        return patient_offset_days(self._dates_key, patient_id)
+
+    def _replacer(self, category: Category, strategy: str, note: Note) -> Callable[[str], str]:
+        entity = category.value
+        if strategy == "mask":
+            return lambda _text: self.mask(category)
+        if strategy == "hash":
+            return lambda text: self._hasher(text, entity=entity)
+        if category is Category.DATE:
+            days = self.patient_offset(note.patient_id or "")
+            return lambda text: self.date_shifter.shift(text, days)
+        if category is Category.AGE:
+            return lambda text: cap_age(text, self.config.age_cap)
+        if category in (Category.ID, Category.PHONE):
+            return lambda text: self._ids.encrypt(text, entity=entity)
+        if category in (Category.PATIENT, Category.DOCTOR):
+            return self._names.replace
+        if category is Category.LOCATION:
+            return self._places.location
+        if category is Category.HOSPITAL:
+            return self._places.hospital
+        if category is Category.WEB:
+            return self._web.replace
+        raise AnonymizationError(f"no {strategy!r} strategy for {category.value}")  # config prevents this
+
+    def anonymize(self, note: Note) -> AnonymizedNote:
+        try:
+            spans = validate_spans(note.id, note.text, note.spans)
+        except SpanError as exc:
+            raise AnonymizationError(str(exc)) from None
+        regions = _regions(spans)
+        needs_offset = any(
+            r.category is Category.DATE and self.strategy_for(Category.DATE) == "shift" for r in regions
+        )
+        if needs_offset and not (note.patient_id and note.patient_id.strip()):
+            raise AnonymizationError(
+                f"note {note.id!r} has dates to shift but no patient_id; "
+                "date shifting needs one offset per patient"
+            )
+
+        pieces: list[str] = []
+        replacements: list[Replacement] = []
+        out_ranges: dict[int, tuple[int, int]] = {}
+        cursor = 0
+        out_len = 0
+        for region in regions:
+            gap = note.text[cursor : region.start]
+            pieces.append(gap)
+            out_len += len(gap)
+            original = note.text[region.start : region.end]
+            strategy = self.strategy_for(region.category)
+            masked_because = None
+            try:
+                surrogate = self._replacer(region.category, strategy, note)(original)
+                if not isinstance(surrogate, str) or not surrogate:
+                    raise ValueError("strategy returned no text")
+                if surrogate == original and not self._may_keep(region.category, strategy, original):
+                    raise ValueError("strategy returned the original text")
+            except Exception as exc:  # fail closed: whatever went wrong, the original never passes
+                masked_because = type(exc).__name__
+                surrogate = self.mask(region.category)
+            pieces.append(surrogate)
+            replacements.append(
+                Replacement(
+                    start=region.start,
+                    end=region.end,
+                    out_start=out_len,
+                    out_end=out_len + len(surrogate),
+                    category=region.category,
+                    strategy="mask" if masked_because else strategy,
+                    masked_because=masked_because,
+                )
+            )
+            for i in region.members:
+                out_ranges[i] = (out_len, out_len + len(surrogate))
+            out_len += len(surrogate)
+            cursor = region.end
+        pieces.append(note.text[cursor:])
+
+        out_spans = tuple(
+            Span(out_ranges[i][0], out_ranges[i][1], s.category, s.score, s.source)
+            for i, s in enumerate(spans)
+            if out_ranges[i][1] > out_ranges[i][0]
+        )
+        return AnonymizedNote(
+            id=note.id,
+            patient_id=note.patient_id,
+            text="".join(pieces),
+            spans=out_spans,
+            key_id=self.key.key_id,
+            replacements=tuple(replacements),
+        )
+
+    def _may_keep(self, category: Category, strategy: str, original: str) -> bool:
+        """The only sanctioned identity outputs: ages of 89 or less, and retained regions."""
+        if category is Category.AGE and strategy == "cap":
+            return True
+        if category is Category.LOCATION and strategy == "surrogate":
+            from deid_core.anonymizer.places import is_retained_region
+
+            return is_retained_region(original)
+        return False
+
+    def anonymize_many(self, notes: Iterable[Note]) -> Iterable[AnonymizedNote]:
+        for note in notes:
+            yield self.anonymize(note)

@@ -1,0 +1,35 @@
+"""Records <-> notes for the JSONL interface of ``deid anonymize``."""
+
+from __future__ import annotations
+
+from deid_core.anonymizer.engine import AnonymizationError, AnonymizedNote, Anonymizer, Note
+from deid_core.records import Record, RecordError, optional_str, parse_spans
+from deid_core.spans import SpanError, span_to_dict
+
+
+def note_from_record(record: Record) -> Note:
+    return Note(
+        id=record.id,
+        text=record.data["text"],
+        patient_id=optional_str(record, "patient_id"),
+        spans=parse_spans(record),
+    )
+
+
+def anonymized_to_dict(note: AnonymizedNote) -> dict:
+    return {
+        "id": note.id,
+        "patient_id": note.patient_id,
+        "text": note.text,
+        "spans": [span_to_dict(s, full=False) for s in note.spans],
+        "key_id": note.key_id,
+    }
+
+
+def anonymize_record(anonymizer: Anonymizer, record: Record) -> dict | RecordError:
+    """One record in, one output object or one error naming the record out."""
+    try:
+        note = note_from_record(record)
+        return anonymized_to_dict(anonymizer.anonymize(note))
+    except (SpanError, AnonymizationError, ValueError) as exc:
+        return RecordError(record.line, record.id, str(exc))

@@ -1,0 +1,1 @@
+"""Throughput benchmarks that print figures (never timed tests)."""

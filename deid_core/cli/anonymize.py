@@ -1,0 +1,50 @@
+"""``deid anonymize``: replace given spans with keyed surrogates.
+
+Input lines: ``{id, patient_id, text, spans:[{start,end,label}]}``.
+Output lines: ``{id, patient_id, text, spans, key_id}`` in input order, with
+``text`` de-identified and ``spans`` in output coordinates.  A bad record is
+reported on stderr (line and id) and left out; the others are written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from deid_core.anonymizer.engine import Anonymizer
+from deid_core.anonymizer.jsonl import anonymize_record
+from deid_core.cli.common import CliError, add_config_argument, count_lines, fail, key_from, progress, settings_from
+from deid_core.records import RecordError, atomic_writer, dump, read_jsonl
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("anonymize", help="replace detected spans with keyed surrogates")
+    p.add_argument("--in", dest="inp", required=True, type=Path, help="input JSONL with spans")
+    p.add_argument("--out", required=True, type=Path, help="output JSONL")
+    p.add_argument("--key-file", required=True, type=Path, help="study key file from `deid keygen`")
+    add_config_argument(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        settings = settings_from(args)
+        key = key_from(args.key_file)
+        if not args.inp.exists():
+            raise CliError(f"input file {args.inp} does not exist")
+    except CliError as exc:
+        return fail("anonymize", str(exc))
+    anonymizer = Anonymizer(key, settings.anonymizer)
+    written = failed = 0
+    with atomic_writer(args.out) as out:
+        for item in progress(read_jsonl(args.inp), total=count_lines(args.inp), desc="anonymize"):
+            result = item if isinstance(item, RecordError) else anonymize_record(anonymizer, item)
+            if isinstance(result, RecordError):
+                failed += 1
+                print(f"deid anonymize: {args.inp}: {result}", file=sys.stderr)
+                continue
+            out.write(dump(result) + "\n")
+            written += 1
+    print(f"wrote {written} de-identified notes to {args.out} (key {key.key_id}); {failed} failed")
+    return 1 if failed else 0
