@@ -239,9 +239,12 @@ class Anonymizer:
         )
 
     def _may_keep(self, category: Category, strategy: str, original: str) -> bool:
-        """The only sanctioned identity outputs: ages of 89 or less, and retained regions."""
+        """The only sanctioned identity outputs: ages of 89 or less, retained regions,
+        and coarse dates (a year, or a month and year) that the shift left in place."""
         if category is Category.AGE and strategy == "cap":
             return True
+        if category is Category.DATE and strategy == "shift":
+            return self.date_shifter.parse(original).granularity != "day"
         if category is Category.LOCATION and strategy == "surrogate":
             from deid_core.anonymizer.places import is_retained_region
 
