@@ -88,3 +88,9 @@ def test_ff3_1_cipher_limit_is_56_digits(study_key):
 def test_value_without_letters_or_digits_is_an_error(study_key):
     with pytest.raises(FpeError):
         IdCipher(study_key).encrypt("--", entity="ID")
+
+
+@pytest.mark.parametrize("width", [1, 2, 3, 4, 5])
+def test_no_short_identifier_is_its_own_surrogate(study_key, width):
+    c = IdCipher(study_key)
+    assert all(c.encrypt(str(i).zfill(width), entity="ID") != str(i).zfill(width) for i in range(10**width))

@@ -240,9 +240,12 @@ class Anonymizer:
 
     def _may_keep(self, category: Category, strategy: str, original: str) -> bool:
         """The only sanctioned identity outputs: ages of 89 or less, retained regions,
-        and coarse dates (a year, or a month and year) that the shift left in place."""
+        coarse dates (a year, or a month and year) that the shift left in place, and
+        the rare fixed point of a cipher over a domain of at least 10**6 values."""
         if category is Category.AGE and strategy == "cap":
             return True
+        if category in (Category.ID, Category.PHONE) and strategy == "fpe":
+            return self._ids.may_fix(original)
         if category is Category.DATE and strategy == "shift":
             return self.date_shifter.parse(original).granularity != "day"
         if category is Category.LOCATION and strategy == "surrogate":

@@ -18,8 +18,9 @@ same way whatever punctuation surrounds it.
   back inside ``[0, N)``.
 * ``N < 10**6``: too small for either cipher (the NIST draft forbids it, and
   the paper's pad-and-truncate makes about 35% of 3-5 digit values collide).
-  The domain is instead permuted by a keyed Fisher-Yates shuffle driven by an
-  AES-CTR keystream: a bijection on every length that the key holder inverts.
+  The domain is instead permuted by a keyed shuffle (Sattolo's cyclic
+  Fisher-Yates) driven by an AES-CTR keystream: a bijection on every length,
+  with no fixed points, that the key holder inverts.
 * Content beyond the cipher's maximum (FF3-1: 56 decimal digits; FF1: a
   configured ceiling) falls back to a keyed HMAC stream that still keeps each
   position's class.  That map is one-way.
@@ -138,6 +139,12 @@ class IdCipher:
         """Inverse of :meth:`encrypt` (the key holder's view); not for fallback values."""
         return self._apply(text, entity, forward=False)
 
+    def may_fix(self, text: str) -> bool:
+        """Whether this value's surrogate may equal it: only inside a cipher's domain
+        (a random permutation of N >= 10**6 values fixes about one of them)."""
+        shape = _shape(text, self.alphabet)
+        return shape.domain >= MIN_CIPHER_DOMAIN and not self._beyond_cipher(shape)
+
     def is_invertible(self, text: str) -> bool:
         shape = _shape(text, self.alphabet)
         return not self._beyond_cipher(shape)
@@ -214,7 +221,7 @@ class IdCipher:
 
 @lru_cache(maxsize=64)
 def _small_domain_permutation(key: bytes, tweak: bytes, n: int, forward: bool) -> array:
-    """A keyed uniform permutation of ``range(n)`` (or its inverse), n < 10**6."""
+    """A keyed random cyclic permutation of ``range(n)`` (or its inverse), n < 10**6."""
     if not forward:
         perm = _small_domain_permutation(key, tweak, n, True)
         inverse = array("I", bytes(4 * n))
@@ -224,8 +231,10 @@ def _small_domain_permutation(key: bytes, tweak: bytes, n: int, forward: bool) -
     nonce = keyed_digest(key, "fisher-yates", tweak, str(n))[:16]
     encryptor = Cipher(algorithms.AES(key), modes.CTR(nonce)).encryptor()
     randoms = array("Q", encryptor.update(bytes(8 * n)))
+    # Sattolo's variant of Fisher-Yates (j < i) draws a uniform random cyclic
+    # permutation: no identifier is ever its own surrogate.
     perm = array("I", range(n))
     for i in range(n - 1, 0, -1):
-        j = randoms[i] % (i + 1)
+        j = randoms[i] % i
         perm[i], perm[j] = perm[j], perm[i]
     return perm
