@@ -36,7 +36,10 @@ def run(args: argparse.Namespace) -> int:
     say = (lambda msg: None) if args.json or not sys.stderr.isatty() else (lambda msg: print(f"  {msg}...", file=sys.stderr))
     rows = verify(key, rotated, config=settings.anonymizer, seed=args.seed, n=args.n, progress=say)
     if args.json:
-        print(json.dumps({"key_id": key.key_id, "rows": rows_to_json(rows)}, indent=2))
+        from deid_core.anonymizer.pools import pool_fingerprint
+
+        report = {"key_id": key.key_id, "name_pool_fingerprint": pool_fingerprint(), "rows": rows_to_json(rows)}
+        print(json.dumps(report, indent=2))
     else:
         print(format_table(rows))
     return 0 if all(r.passed for r in rows) else 1
