@@ -15,6 +15,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--seed", type=int, default=7)
     add_config_argument(a)
     a.set_defaults(func=run_anonymize)
+    d = stage.add_parser("detect", help="detection characters/s and notes/s per recognizer, beside Presidio")
+    d.add_argument("--notes", type=int, default=300, help="size of the fixed synthetic corpus")
+    d.add_argument("--seed", type=int, default=11)
+    d.add_argument("--no-presidio", action="store_true", help="skip the Presidio comparison")
+    d.set_defaults(func=run_detect)
 
 
 def run_anonymize(args: argparse.Namespace) -> int:
@@ -26,4 +31,12 @@ def run_anonymize(args: argparse.Namespace) -> int:
         return fail("bench", str(exc))
     print(f"anonymizer throughput, fixed synthetic corpus (seed {args.seed}, {args.notes} notes)")
     print(format_results(run_benchmark(args.notes, args.seed, settings.anonymizer)))
+    return 0
+
+
+def run_detect(args: argparse.Namespace) -> int:
+    from deid_core.benchmarks.detection import format_detection, run_detection_benchmark
+
+    print(f"detection throughput, fixed synthetic corpus (seed {args.seed}, {args.notes} notes)")
+    print(format_detection(run_detection_benchmark(args.notes, args.seed, presidio=not args.no_presidio)))
     return 0

@@ -1,0 +1,92 @@
+"""Detection throughput per recognizer, for the whole rules stage, and for
+Presidio's analyzer with a packaged small spaCy model on the same notes.
+
+Every system gets one untimed warm-up pass over a few notes (model and
+automaton loading is start-up, not throughput).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+
+@dataclass(frozen=True)
+class DetectionThroughput:
+    system: str
+    notes: int
+    chars: int
+    seconds: float
+
+    @property
+    def chars_per_s(self) -> float:
+        return self.chars / self.seconds
+
+    @property
+    def notes_per_s(self) -> float:
+        return self.notes / self.seconds
+
+
+def _timed(system: str, texts: Sequence[str], run: Callable[[], object], warm: Callable[[], object]) -> DetectionThroughput:
+    warm()
+    start = time.perf_counter()
+    run()
+    return DetectionThroughput(system, len(texts), sum(len(t) for t in texts), time.perf_counter() - start)
+
+
+def run_detection_benchmark(n: int = 300, seed: int = 11, *, presidio: bool = True) -> list[DetectionThroughput]:
+    from deid_core.recognizers.pipeline import build_default_pipeline
+    from deid_core.recognizers.propagation import BatchNote
+    from deid_core.synth import generate_notes
+
+    notes = [BatchNote(s.id, s.text, s.patient_id) for s in generate_notes(n, seed)]
+    texts = [note.text for note in notes]
+    pipeline = build_default_pipeline()
+    rows = []
+    for recognizer in pipeline.recognizers:
+        rows.append(
+            _timed(
+                f"rules: {recognizer.name}",
+                texts,
+                lambda r=recognizer: [r.analyze(t) for t in texts],
+                lambda r=recognizer: [r.analyze(t) for t in texts[:10]],
+            )
+        )
+    rows.append(
+        _timed(
+            "rules: whole stage (resolution + propagation)",
+            texts,
+            lambda: pipeline.analyze_batch(notes),
+            lambda: pipeline.analyze_batch(notes[:10]),
+        )
+    )
+    if presidio:
+        from presidio_analyzer import AnalyzerEngine
+
+        from deid_core.recognizers.presidio_adapter import installed_spacy_model, small_spacy_engine
+
+        engine = AnalyzerEngine(nlp_engine=small_spacy_engine(), supported_languages=["en"])
+        rows.append(
+            _timed(
+                f"presidio analyzer ({installed_spacy_model()})",
+                texts,
+                lambda: [engine.analyze(t, language="en") for t in texts],
+                lambda: [engine.analyze(t, language="en") for t in texts[:10]],
+            )
+        )
+    return rows
+
+
+def format_detection(rows: list[DetectionThroughput]) -> str:
+    width = max(len(r.system) for r in rows)
+    lines = [f"{'system':<{width}}  {'notes':>6} {'chars':>9} {'seconds':>8} {'chars/s':>11} {'notes/s':>8}"]
+    for r in rows:
+        lines.append(
+            f"{r.system:<{width}}  {r.notes:>6} {r.chars:>9} {r.seconds:>8.2f} {r.chars_per_s:>11,.0f} {r.notes_per_s:>8.1f}"
+        )
+    stage = next((r for r in rows if r.system.startswith("rules: whole stage")), None)
+    peer = next((r for r in rows if r.system.startswith("presidio")), None)
+    if stage and peer:
+        lines.append(f"\nwhole rules stage / presidio, characters per second: {stage.chars_per_s / peer.chars_per_s:.1f}x")
+    return "\n".join(lines)
