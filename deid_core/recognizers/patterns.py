@@ -1,0 +1,809 @@
+"""Regular-expression recognizers for identifiers with a shape.
+
+Each recognizer is a list of compiled rules run over the note; a rule may
+carry an ``accept`` check that looks at the words around a match, which is
+how a date like ``3/4`` is told from a score like ``strength 3/5``.  The
+clinical traps (times, vitals, ventilator settings, doses, scores, shift
+times, ICD codes) are excluded by construction or by those checks, and the
+tests pin each one.
+
+Span boundaries follow ``docs/annotation.md``: the identifier value without
+its label (``MRN: [00123456]``), ages with their unit, a whole street
+address as one span.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from deid_core.recognizers.base import NoteContext, RuleRecognizer
+from deid_core.recognizers.lexicon import AMBIGUOUS_STATE_ABBRS, STATE_ABBRS, STATES, Lexicon, default_lexicon, us_cities
+from deid_core.spans import Category, Span
+
+Accept = Callable[[str, "re.Match[str]"], bool]
+
+
+@dataclass(frozen=True)
+class PatternRule:
+    """One regular expression; ``group`` selects the part that is the identifier."""
+
+    name: str
+    category: Category
+    regex: re.Pattern[str]
+    score: float = 0.9
+    group: int | str = 0
+    accept: Accept | None = None
+
+
+class PatternRecognizer(RuleRecognizer):
+    """Runs its rules in order and reports every accepted match."""
+
+    def __init__(self, name: str, rules: Sequence[PatternRule], version: str = "1") -> None:
+        self.name = name
+        self.version = version
+        self.rules = tuple(rules)
+        self.categories = frozenset(r.category for r in self.rules)
+
+    def matches(self, text: str) -> Iterator[tuple[PatternRule, re.Match[str]]]:
+        for rule in self.rules:
+            for m in rule.regex.finditer(text):
+                if rule.accept is None or rule.accept(text, m):
+                    yield rule, m
+
+    def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
+        for rule, m in self.matches(text):
+            start, end = m.span(rule.group)
+            if 0 <= start < end:
+                yield Span(start, end, rule.category, score=rule.score, source=f"{self.name}/{rule.name}")
+
+
+# ---------------------------------------------------------------- helpers
+def _clause_before(text: str, pos: int, limit: int = 40) -> str:
+    """Text before ``pos`` on the same line and in the same clause."""
+    lo = max(0, pos - limit)
+    chunk = text[lo:pos]
+    cut = max(chunk.rfind("\n"), chunk.rfind(";"), chunk.rfind(". "))
+    return chunk[cut + 1 :] if cut >= 0 else chunk
+
+
+def _after(text: str, pos: int, limit: int = 20) -> str:
+    chunk = text[pos : pos + limit]
+    nl = chunk.find("\n")
+    return chunk if nl < 0 else chunk[:nl]
+
+
+# ------------------------------------------------------------------ dates
+_MONTH = (
+    r"(?P<mon>January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)(?![a-z])\.?"
+)
+_DAY = r"(?P<d>3[01]|[12]\d|0?[1-9])(?!\d)(?:st|nd|rd|th)?"
+_YEAR4 = r"(?:18|19|20)\d{2}(?!\d)"
+_TIME = r"(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?"
+_I = re.IGNORECASE
+
+_LOWER_MONTH_NEEDS_YEAR = {"may", "mar", "dec", "jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "march"}
+
+
+def _month_case_ok(text: str, m: re.Match[str]) -> bool:
+    """A lowercase ``may``/``dec``/``mar`` is a verb or an abbreviation unless a year or ``on`` says otherwise."""
+    mon = m.group("mon")
+    if mon.islower() and mon.lower() in _LOWER_MONTH_NEEDS_YEAR:
+        if m.groupdict().get("y"):
+            return True
+        return mon.lower() != "may" and bool(_MD_CUE_BEFORE.search(_clause_before(text, m.start())))
+    return True
+
+
+def _valid_md(a: int, b: int) -> bool:
+    return (1 <= a <= 12 and 1 <= b <= 31) or (1 <= a <= 31 and 1 <= b <= 12)
+
+
+def _numeric_date_ok(text: str, m: re.Match[str]) -> bool:
+    a, b, y = int(m.group("a")), int(m.group("b")), m.group("y")
+    if not _valid_md(a, b):
+        return False
+    if len(y) == 4 and not 1800 <= int(y) <= 2099:
+        return False
+    if m.group("sep") == "." and len(y) == 2 and (len(m.group("a")) < 2 or len(m.group("b")) < 2):
+        return False  # 1.2.10 is more often a list number or a version than a date
+    return True
+
+
+def _ymd_ok(text: str, m: re.Match[str]) -> bool:
+    return 1 <= int(m.group("mo")) <= 12 and 1 <= int(m.group("dd")) <= 31
+
+
+_COMPACT_LABEL = (
+    r"(?:\b(?:DOB|D\.O\.B\.?|date\s+of\s+(?:birth|service|admission|discharge|surgery|procedure|visit)|birth\s*date|"
+    r"DOS|date|dated|collected|received|admitted|discharged|visit|service\s+date)\b\.?[ \t]*[:#=-]?[ \t]*)"
+)
+
+_YEAR_CUE = r"\b(?:in|since|from|until|till|through|circa|during|around|early|late|mid|spring|summer|fall|autumn|winter)[ \t]+"
+_CLOCK_CONTEXT = re.compile(
+    r"\b(?:off|sedat\w*|pressors?|drips?|gtt|npo|asleep|awake|sleeping|resting|extubated|intubated|shift|overnight|tonight|"
+    r"this\s+(?:morning|evening|afternoon)|last\s+(?:dose|seen)|hrs?|hours?)\b",
+    _I,
+)
+_YEAR_UNIT_AFTER = re.compile(
+    r"^\s*(?:mg|mcg|g\b|gm|kg|ml|mL|cc|l\b|units?|u\b|iu|kcal|cal|%|/|x\b|hrs?\b|hours|h\b|times|patients|cases|people|pts)",
+    _I,
+)
+_RANGE_AFTER = re.compile(r"^\s*(?:-|to|until|till)\s*(\d{4})\b", _I)
+
+
+def _year_ok(text: str, m: re.Match[str]) -> bool:
+    year = int(m.group("y"))
+    if not 1930 <= year <= 2035:
+        return False
+    if re.match(r"(?:since|from|until|till|through)\b", m.group(0), _I) and int(m.group("y")[2:]) < 60:
+        if year < 1960 or _CLOCK_CONTEXT.search(_clause_before(text, m.start(), 30)):
+            return False  # "off sedation since 2015" is a military time
+    rest = text[m.end("y") : m.end("y") + 20]
+    if _YEAR_UNIT_AFTER.match(rest):
+        return False
+    rng = _RANGE_AFTER.match(rest)
+    if rng and not rng.group(1).startswith(("19", "20")):
+        return False  # "from 1900 to 0700" is a shift, not a year
+    return True
+
+
+_DATE_RULES: tuple[PatternRule, ...] = (
+    PatternRule(
+        "iso",
+        Category.DATE,
+        re.compile(
+            rf"(?<![\d/.-])(?:18|19|20)\d{{2}}(?P<s>[-/.])(?P<mo>0?[1-9]|1[0-2])(?P=s)(?P<dd>3[01]|[12]\d|0?[1-9])(?![\d/-])"
+            rf"(?:T{_TIME})?"
+        ),
+        score=0.95,
+        accept=_ymd_ok,
+    ),
+    PatternRule(
+        "numeric",
+        Category.DATE,
+        re.compile(
+            r"(?<![\d/.:-])(?P<a>\d{1,2})(?P<sep>[/.-])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|\d{2})(?![\d/-]|\.\d|:\d)"
+        ),
+        score=0.95,
+        accept=_numeric_date_ok,
+    ),
+    PatternRule(
+        "month_day",
+        Category.DATE,
+        re.compile(
+            rf"\b{_MONTH}[ \t]*-?[ \t]*{_DAY}\b(?:(?:[ \t]*,[ \t]*|[ \t]+|-)(?P<y>{_YEAR4}|'\d{{2}}(?!\d)))?",
+            _I,
+        ),
+        score=0.9,
+        accept=_month_case_ok,
+    ),
+    PatternRule(
+        "day_month",
+        Category.DATE,
+        re.compile(
+            rf"\b{_DAY}(?:[ \t]+of)?(?:[ \t]*-[ \t]*|[ \t]*){_MONTH}"
+            rf"(?:(?:[ \t]*,?[ \t]*|-)(?P<y>{_YEAR4}|(?<=-)\d{{2}}(?!\d)|'\d{{2}}(?!\d)))?",
+            _I,
+        ),
+        score=0.9,
+        accept=_month_case_ok,
+    ),
+    PatternRule(
+        "month_year",
+        Category.DATE,
+        re.compile(rf"\b{_MONTH}(?:[ \t]*,[ \t]*|[ \t]+of[ \t]+|[ \t]*-[ \t]*|[ \t]+)(?P<y>{_YEAR4}|'\d{{2}}(?!\d))", _I),
+        score=0.9,
+        accept=_month_case_ok,
+    ),
+    PatternRule(
+        "numeric_month_year",
+        Category.DATE,
+        re.compile(r"(?<![\d/.:-])(?:0?[1-9]|1[0-2])/(?:19|20)\d{2}(?![\d/])"),
+        score=0.85,
+    ),
+    PatternRule(
+        "compact_labelled",
+        Category.DATE,
+        re.compile(
+            _COMPACT_LABEL
+            + r"(?P<v>(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])|(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:19|20)\d{2})(?!\d)",
+            _I,
+        ),
+        score=0.9,
+        group="v",
+    ),
+    PatternRule(
+        "year",
+        Category.DATE,
+        re.compile(_YEAR_CUE + r"(?P<y>(?:19|20)\d{2})(?![\d/.,]\d|\d)", _I),
+        score=0.7,
+        group="y",
+        accept=_year_ok,
+    ),
+    PatternRule(
+        "month_alone",
+        Category.DATE,
+        re.compile(
+            r"\b(?:in|since|until|till|during|through|last|next|early|late|mid|by|of|from)[ \t]+(?:early[ \t]+|late[ \t]+|mid-?[ \t]*)?"
+            r"(?P<v>January|February|March|April|May|June|July|August|September|October|November|December)\b(?![ \t]*\d)"
+        ),
+        score=0.6,
+        group="v",
+    ),
+    PatternRule(
+        "holiday",
+        Category.DATE,
+        re.compile(
+            r"\b(?:Christmas(?:[ \t]+(?:Eve|Day))?|Thanksgiving(?:[ \t]+Day)?|Easter(?:[ \t]+Sunday)?|New[ \t]+Year'?s(?:[ \t]+(?:Eve|Day))?"
+            r"|Halloween|Independence[ \t]+Day|Fourth[ \t]+of[ \t]+July|Memorial[ \t]+Day|Labor[ \t]+Day|Veterans'?[ \t]+Day"
+            r"|Valentine'?s[ \t]+Day|Mother'?s[ \t]+Day|Father'?s[ \t]+Day)\b"
+        ),
+        score=0.7,
+    ),
+)
+
+# Month/day without a year ("on 3/4", "3/4:") needs positive context, and
+# scores, vitals, ventilator settings and fractions share its shape.
+_MD = re.compile(r"(?<![\w/.:+-])(?P<a>1[0-2]|0?[1-9])/(?P<b>3[01]|[12]\d|0?[1-9])(?![\w/+]|\.\d|:\d)")
+_MD_CUE_BEFORE = re.compile(
+    r"(?:\b(?:on|since|from|until|till|thru|through|dated?|starting|started|start|began|begun|beginning|effective|"
+    r"last|next|by|before|after|admitted|admission|discharged?|d/c|seen|visit|dos|as\s+of|returns?|f/u|follow[- ]?up|"
+    r"surgery|surgeries|scheduled|due|expires?|expired|circa|week\s+of|between|performed|done|obtained|drawn|"
+    r"collected|placed|removed|changed|resumed|held|stopped|discontinued|restarted)[ \t]*(?:the[ \t]+)?(?:\(|\[)?$)",
+    _I,
+)
+_MD_CHAIN_BEFORE = re.compile(r"(?:,|\band\b|\bor\b|&|-|\bto\b|\bthrough\b|\bthru\b|\bvs\.?)[ \t]*$", _I)
+_MD_LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:[-*•>][ \t]*)?$")
+#: words after which a bare m/d is a date: events, tests and procedures, note titles
+_MD_EVENT_BEFORE = re.compile(
+    r"\b(?:[a-z]+ed|overnight|note|notes|events?|hd|pod|day|visit|appt|appointment|admission|ct|cta|mri|mra|cxr|x-?ray|echo|tte|tee|"
+    r"ekg|ecg|eeg|emg|egd|ercp|us|ultrasound|doppler|labs?|cultures?|bcx|ucx|cvl|picc|cath|bronch|bronchoscopy|lp|biopsy|"
+    r"surgery|op|or|procedure|scan|study|imaging|film|films|vaccine|shot|infusion|transfusion|dialysis|hd|"
+    r"mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    r"[ \t]*[:#-]?[ \t]*$",
+    _I,
+)
+_MD_EVENT_AFTER = re.compile(r"^[ \t]*(?:at[ \t]+\d|@[ \t]*\d|\d{1,2}:\d{2}|[01]\d{3}\b|2[0-3]\d{2}\b)", _I)
+_TIME_AFTER = re.compile(
+    r"(?:[ \t]|,[ \t]?)(?:(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:[ \t]?[AaPp]\.?[Mm]\.?(?![A-Za-z]))?|(?:[01]\d|2[0-3])[0-5]\d(?![\d:/.-]))"
+    r"(?![\w/])"
+)
+_WEEKDAY_BEFORE = re.compile(
+    r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\.?,?[ \t]+$",
+    _I,
+)
+_MD_LINE_START_AFTER = re.compile(r"^[ \t]*(?::|-[ \t]|–|—|\))")
+_MD_TRAP_BEFORE = re.compile(
+    r"\b(?:bp|b/p|blood[ \t]+pressures?|pressures?|peep|ps|psv|cpap|bipap|ipap|epap|vent|ventilator|settings?|simv|prvc|"
+    r"ac|strength|motor|power|pain|scores?|scored|grades?|reflex(?:es)?|ratio|dose|doses|tabs?|tablets?|rated|scale|"
+    r"gcs|apgars?|murmur|dtrs?|vision|acuity|mmhg|sbp|dbp|fio2|spo2|weaned|wean|weaning|titrated|rass|cam)\b[^/]*$",
+    _I,
+)
+_MD_TRAP_AFTER = re.compile(
+    r"^[ \t]*(?:pain|strength|power|motor|mg|mcg|g\b|gm|ml|tabs?|tablets?|caps?|puffs?|units?|scale|score|reflex|"
+    r"murmur|ps\b|peep|cpap|cm|mmhg|on\s+\d|of\s+\d|with\s+\d|/|bilat|b/l|throughout|in\s+(?:all|the|both|upper|lower|bilateral)|"
+    r"(?:upper|lower|proximal|distal|bilateral|left|right|lue|rue|lle|rle)\b|\+)",
+    _I,
+)
+
+
+class DateRecognizer(PatternRecognizer):
+    """Calendar dates in the formats clinical notes use, plus yearless ``on 3/4``."""
+
+    def __init__(self) -> None:
+        super().__init__("date", _DATE_RULES)
+
+    def _md_ok(self, text: str, m: re.Match[str], prev_end: int) -> bool:
+        before = _clause_before(text, m.start())
+        after = _after(text, m.end())
+        if _MD_TRAP_AFTER.match(after) or _MD_TRAP_BEFORE.search(before[-24:]):
+            return False
+        if _MD_CUE_BEFORE.search(before) or _MD_EVENT_BEFORE.search(before) or _MD_EVENT_AFTER.match(after):
+            return True
+        if _MD_LINE_START.search(text[max(0, m.start() - 8) : m.start()]) and _MD_LINE_START_AFTER.match(after):
+            return True
+        # "on 3/4 and 3/6", "3/4-3/9": chained to a date just found
+        if prev_end >= 0 and m.start() - prev_end <= 8 and _MD_CHAIN_BEFORE.search(text[prev_end : m.start()]):
+            return True
+        return False
+
+    def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
+        return [self._with_time(text, self._with_weekday(text, s)) for s in self._dates(text, context)]
+
+    @staticmethod
+    def _with_time(text: str, span: Span) -> Span:
+        """``03/14/2019 14:30``: a time written right after a date is one timestamp with it."""
+        if span.category is not Category.DATE or not text[span.end - 1 : span.end].isdigit():
+            return span
+        m = _TIME_AFTER.match(text, span.end)
+        if not m or _YEAR_UNIT_AFTER.match(text[m.end() : m.end() + 8]):
+            return span
+        return Span(span.start, m.end(), span.category, span.score, span.source)
+
+    @staticmethod
+    def _with_weekday(text: str, span: Span) -> Span:
+        """A weekday written next to a date belongs to it: left behind, it gives away the shift."""
+        m = _WEEKDAY_BEFORE.search(text[max(0, span.start - 12) : span.start])
+        if not m:
+            return span
+        start = span.start - (len(text[max(0, span.start - 12) : span.start]) - m.start())
+        return Span(start, span.end, span.category, span.score, span.source)
+
+    def _dates(self, text: str, context: NoteContext | None) -> list[Span]:
+        spans = list(super().find(text, context))
+        ends = sorted(s.end for s in spans)
+        covered = bytearray(len(text) + 1)  # characters already inside a full date
+        for s in spans:
+            covered[s.start : s.end] = b"\x01" * (s.end - s.start)
+        prev_end = -1
+        for m in _MD.finditer(text):
+            if any(covered[m.start() : m.end()]):
+                continue
+            i = bisect_right(ends, m.start())
+            last = max(ends[i - 1] if i else -1, prev_end)
+            if self._md_ok(text, m, last):
+                spans.append(Span(m.start(), m.end(), Category.DATE, score=0.75, source="date/month_day_numeric"))
+                prev_end = m.end()
+        return spans
+
+
+# ------------------------------------------------------------------- ages
+_AGE_N = r"(?P<n>1[0-4]\d|\d{1,2})(?:\.\d)?"
+_Y = r"(?:years?|yrs?|yr|y)"
+_SMALL = r"(?:months?|mos?|mths?|weeks?|wks?|wk|days?|d|hours?|hrs?|h)"
+
+
+def _age_value_ok(text: str, m: re.Match[str]) -> bool:
+    return int(m.group("n")) <= 125
+
+
+def _age_cue_ok(text: str, m: re.Match[str]) -> bool:
+    if not _age_value_ok(text, m):
+        return False
+    before = text[max(0, m.start() - 16) : m.start()].lower()
+    return not re.search(r"(?:gestational|bone|mental|developmental|corrected|post[- ]?menstrual)\s*$", before)
+
+
+_AGE_RULES: tuple[PatternRule, ...] = (
+    PatternRule(
+        "years_old",
+        Category.AGE,
+        re.compile(rf"\b{_AGE_N}[ \t]*-?[ \t]*{_Y}\.?[ \t]*-?[ \t]*(?:old|of[ \t]+age)\b", _I),
+        score=0.95,
+        accept=_age_value_ok,
+    ),
+    PatternRule(
+        "y_o",
+        Category.AGE,
+        re.compile(rf"\b{_AGE_N}[ \t]*-?[ \t]*(?:y/o|y\.o\.|y\.o|yo|y/a|yoa)(?![a-z])", _I),
+        score=0.95,
+        accept=_age_value_ok,
+    ),
+    PatternRule(
+        "small_units_old",
+        Category.AGE,
+        re.compile(rf"\b{_AGE_N}[ \t]*-?[ \t]*{_SMALL}\.?[ \t]*-?[ \t]*old\b", _I),
+        score=0.9,
+        accept=_age_value_ok,
+    ),
+    PatternRule(
+        "age_cue",
+        Category.AGE,
+        re.compile(
+            rf"\b(?:age|aged|ages|age[ \t]+of|at[ \t]+the[ \t]+age[ \t]+of)\b[ \t]*[:=]?[ \t]*"
+            rf"(?P<v>{_AGE_N}(?:[ \t]*-?[ \t]*(?:{_Y}|{_SMALL})\b\.?(?:[ \t]*-?[ \t]*old\b)?)?)(?![\d/.:-])",
+            _I,
+        ),
+        score=0.9,
+        group="v",
+        accept=_age_cue_ok,
+    ),
+    PatternRule(
+        "decade",
+        Category.AGE,
+        re.compile(r"\bin[ \t]+(?:his|her|their|the)[ \t]+(?:(?:early|mid|late)[ \t-]*)?(?P<v>[1-9]0'?s)\b", _I),
+        score=0.8,
+        group="v",
+    ),
+    PatternRule(
+        "age_sex",
+        Category.AGE,
+        re.compile(r"(?:(?<=^)|(?<=\n)|(?<=\b[Aa] )|(?<=\b[Aa]n )|(?<=\bPt )|(?<=\bpt ))(?P<v>(?P<n>1[0-4]\d|\d{1,2})[ \t]?(?:yo)?)(?=[MF]\b)"),
+        score=0.7,
+        group="v",
+        accept=_age_value_ok,
+    ),
+)
+
+
+def age_recognizer() -> PatternRecognizer:
+    return PatternRecognizer("age", _AGE_RULES)
+
+
+# ----------------------------------------------------------------- phones
+_EXT_REQUIRED = r"[ \t]*,?[ \t]*(?:x|ext\.?|extension|#)[ \t]*\d{1,6}(?!\d)"
+_EXT = rf"(?:{_EXT_REQUIRED})?"
+_PHONE_END = rf"(?:{_EXT_REQUIRED}|(?![\w/-]|\.\d))"
+_PHONE_LABEL_LONG = (
+    r"\b(?:phone|ph|tel|telephone|cell|cellphone|mobile|mob|home|work|fax|facsimile|contact|call(?:ed)?|reach(?:ed)?|text|number)"
+)
+_PHONE_LABEL_SHORT = r"\b(?:pager|pgr|beeper|bpr|page|paged|ext|extension)"
+_PHONE_WORDS_BEFORE = re.compile(
+    r"\b(?:phone|ph|tel|telephone|cell|cellphone|mobile|call|called|calling|reach|reached|contact|text|texted|fax|faxed|"
+    r"pager|beeper|page|paged|number|voicemail|vm|line|hotline|home|work|office)\b[^\n]{0,30}$",
+    _I,
+)
+
+
+def _digits(s: str) -> int:
+    return sum(ch.isdigit() for ch in s)
+
+
+_PHONE_RULES: tuple[PatternRule, ...] = (
+    PatternRule(
+        "nanp",
+        Category.PHONE,
+        re.compile(
+            r"(?<![\w.+/-])(?:\+?1[ \t.-]?)?(?:\(\d{3}\)[ \t]?|\d{3}[ \t./-])\d{3}[ \t.-]\d{4}" + _PHONE_END,
+            _I,
+        ),
+        score=0.95,
+    ),
+    PatternRule(
+        "international",
+        Category.PHONE,
+        re.compile(r"(?<![\w+])\+[1-9]\d{0,2}(?:[ \t.-]?\(?\d{1,4}\)?){2,5}(?![\w])" + _EXT),
+        score=0.9,
+        accept=lambda text, m: 8 <= _digits(m.group(0)) <= 16,
+    ),
+    PatternRule(
+        "labelled",
+        Category.PHONE,
+        re.compile(
+            _PHONE_LABEL_LONG
+            + r"\b\.?[ \t]*(?:(?:is|at|me\s+at|back\s+at|number|no\.?|#)[ \t]*)*[:#=]?[ \t]*"
+            r"(?P<v>(?:\d{3}[ \t.-]\d{4}|\d{10}|\d{3}\.\d{3}\.\d{4})" + _PHONE_END + ")",
+            _I,
+        ),
+        score=0.85,
+        group="v",
+    ),
+    PatternRule(
+        "pager",
+        Category.PHONE,
+        re.compile(
+            _PHONE_LABEL_SHORT + r"\b\.?[ \t]*(?:#|no\.?|number)?[ \t]*[:#]?[ \t]*(?P<v>\d{1,2}-\d{4}|\d{4,5}|\d{3}-\d{4}|\d{10})(?![\w/-]|\.\d)",
+            _I,
+        ),
+        score=0.85,
+        group="v",
+    ),
+)
+
+
+def _bare_phone_ok(text: str, m: re.Match[str]) -> bool:
+    return bool(_PHONE_WORDS_BEFORE.search(text[max(0, m.start() - 45) : m.start()]))
+
+
+_PHONE_RULES = _PHONE_RULES + (
+    PatternRule(
+        "bare_ten_digits",
+        Category.PHONE,
+        re.compile(r"(?<![\w./:,+-])(?:\+?1)?[2-9]\d{2}[2-9]\d{6}(?![\w/:-]|[.,]\d)" + _EXT),
+        score=0.8,
+        accept=_bare_phone_ok,
+    ),
+    # "LICSW, x5521": an extension on its own after a name or a comma
+    PatternRule(
+        "extension",
+        Category.PHONE,
+        re.compile(r"(?:(?<=, )|(?<=,)|(?<=\n))x[ \t]?(?P<v>\d{4,5})\b(?![ \t]*(?:mg|mcg|ml|units?|cells|times|/))", _I),
+        score=0.6,
+        group="v",
+    ),
+    # An unlabelled ten-digit number shaped like a US phone number is more often a phone than an ID.
+    PatternRule(
+        "bare_nanp",
+        Category.PHONE,
+        re.compile(r"(?<![\w./:,+#-])[2-9]\d{2}[2-9]\d{6}(?![\w/:-]|[.,]\d)"),
+        score=0.55,
+    ),
+)
+
+
+def phone_recognizer() -> PatternRecognizer:
+    return PatternRecognizer("phone", _PHONE_RULES)
+
+
+# -------------------------------------------------------------------- IDs
+_ID_LABELS = (
+    r"MRN|MR#|MR[ \t]+(?:number|no\.?|#)|med(?:ical)?[ \t]*rec(?:ord)?s?(?:[ \t]+(?:number|no\.?|#))?|record[ \t]*(?:number|no\.?|#)"
+    r"|unit[ \t]+(?:number|no\.?|#)|acct|account(?:[ \t]+(?:number|no\.?|#))?|acc(?:ession)?[ \t]*(?:number|no\.?|#)|accession"
+    r"|member[ \t]*(?:id|number|no\.?|#)|subscriber[ \t]*(?:id|number|no\.?|#)|policy(?:[ \t]+(?:number|no\.?|#|id))?"
+    r"|group[ \t]*(?:number|no\.?|#)|insurance[ \t]*(?:id|number|no\.?|#)|health[ \t]*plan(?:[ \t]+(?:id|number|no\.?|#))?"
+    r"|beneficiary[ \t]*(?:id|number|no\.?|#)|medicare(?:[ \t]+(?:id|number|no\.?|#))|medicaid(?:[ \t]+(?:id|number|no\.?|#))"
+    r"|NPI|DEA(?:[ \t]*(?:number|no\.?|#))?|licen[cs]e[ \t]*(?:number|no\.?|#)|lic\.?[ \t]*#"
+    r"|encounter(?:[ \t]+(?:id|number|no\.?|#))?|enc[ \t]*(?:id|#|no\.?)|CSN|FIN|HAR|visit[ \t]*(?:id|number|no\.?|#)"
+    r"|case[ \t]*(?:id|number|no\.?|#)|order[ \t]*(?:id|number|no\.?|#)|specimen(?:[ \t]+(?:id|number|no\.?|#))?"
+    r"|sample[ \t]*(?:id|number|no\.?|#)|requisition(?:[ \t]+(?:number|no\.?|#))?|req[ \t]*#"
+    r"|serial(?:[ \t]+(?:number|no\.?|#))?|S/N|device[ \t]*(?:id|serial|number|no\.?|#)|lot[ \t]*(?:number|no\.?|#)"
+    r"|model[ \t]*(?:number|no\.?|#)|UDI|patient[ \t]*(?:id|number|no\.?|#)|pt[ \t]*(?:id|#)|study[ \t]*(?:id|number|no\.?|#)"
+    r"|subject[ \t]*(?:id|number|no\.?|#)|claim[ \t]*(?:id|number|no\.?|#)|confirmation[ \t]*(?:number|no\.?|#)"
+    r"|ref(?:erence)?[ \t]*(?:number|no\.?|#)|badge(?:[ \t]+(?:number|no\.?|#))?|employee[ \t]*(?:id|number|no\.?|#)"
+    r"|passport(?:[ \t]+(?:number|no\.?|#))?|driver'?s?[ \t]+licen[cs]e(?:[ \t]+(?:number|no\.?|#))?|DL[ \t]*#|VIN"
+    r"|plate[ \t]*(?:number|no\.?|#)|certificate[ \t]*(?:number|no\.?|#)|ID[ \t]*(?:number|no\.?|#)|identifier"
+    r"|acc#|acct#|mrn#|id(?=[ \t]*[:#])|chart[ \t]*(?:number|no\.?|#)|barcode|tracking[ \t]*(?:number|no\.?|#)"
+    r"|(?:case|order|visit|encounter|specimen|sample|lab|ticket|claim|accession|requisition|report|exam|study|series|kit|"
+    r"tube|slide|block|batch|voucher|authorization|auth|referral|prescription|rx)(?=[ \t]*(?:[:#]|\b[A-Z]{0,4}\d))"
+)
+_STRONG_ID_LABEL = re.compile(r"^(?:MRN|MR|med|record|unit|acct|account|acc|NPI|CSN|FIN|SSN|ss)", _I)
+_ID_VALUE = (
+    r"(?P<v>(?:[A-Za-z]{2,4}[ ](?=\d{3}))?(?=[A-Za-z0-9-]*\d)[A-Za-z0-9](?:[A-Za-z0-9]|[-/.](?=[A-Za-z0-9])){2,30}"
+    r"(?:[ ](?=[A-Za-z0-9]{0,3}\d)[A-Za-z0-9]{3,8}(?![\w-])){0,3})(?![\w-])"
+)
+
+
+def _labelled_id_ok(text: str, m: re.Match[str]) -> bool:
+    v = m.group("v")
+    if _digits(v) >= 2 and len(v) >= 4:
+        return True
+    return bool(_STRONG_ID_LABEL.match(m.group("label"))) and len(v) >= 3
+
+
+_ID_RULES: tuple[PatternRule, ...] = (
+    PatternRule(
+        "ssn",
+        Category.ID,
+        re.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])"),
+        score=0.95,
+    ),
+    PatternRule(
+        "ssn_labelled",
+        Category.ID,
+        re.compile(
+            r"\b(?:SSN|SS#|SS[ \t]+(?:no\.?|number)|social[ \t]+security(?:[ \t]+(?:number|no\.?|#))?|soc[ \t]+sec(?:[ \t]*#)?)"
+            r"[ \t]*[:#=]?[ \t]*(?P<v>[\dXx*]{3}[- ]?[\dXx*]{2}[- ]?\d{4})(?![\w-])",
+            _I,
+        ),
+        score=0.95,
+        group="v",
+    ),
+    PatternRule(
+        "labelled",
+        Category.ID,
+        re.compile(
+            rf"(?<![\w])(?P<label>{_ID_LABELS})(?:(?<=[#.])|\b)\.?[ \t]*(?:(?:is|of)[ \t]+)?[:#=]?[ \t]*(?:#[ \t]*)?" + _ID_VALUE,
+            _I,
+        ),
+        score=0.9,
+        group="v",
+        accept=_labelled_id_ok,
+    ),
+    PatternRule(
+        "long_number",
+        Category.ID,
+        re.compile(r"(?<![\w./:,+-])\d{7,14}(?![\w/:-]|[.,]\d|\s*(?:mg|mcg|ml|units?|%|cells))", _I),
+        score=0.5,
+    ),
+)
+
+
+def id_recognizer() -> PatternRecognizer:
+    return PatternRecognizer("id", _ID_RULES)
+
+
+# -------------------------------------------------------------------- web
+_TLDS = r"(?:com|org|net|edu|gov|mil|int|io|us|uk|ca|info|biz|health|care|med|example|test|local|me|co|app|online)"
+_WEB_RULES: tuple[PatternRule, ...] = (
+    PatternRule(
+        "email",
+        Category.WEB,
+        re.compile(r"(?<![\w.+-])[^\W_][\w.%+-]*@[^\W_](?:[\w-]*[^\W_])?(?:\.[\w-]+)*\.[A-Za-z]{2,}\b"),
+        score=0.97,
+    ),
+    PatternRule(
+        "url",
+        Category.WEB,
+        re.compile(r"\b(?:https?://|ftp://|www\.)[^\s<>\"'()\[\]{}]+(?<![.,;:!?])", _I),
+        score=0.95,
+    ),
+    PatternRule(
+        "domain",
+        Category.WEB,
+        re.compile(
+            rf"(?<![\w@./-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+{_TLDS}\b(?:/[^\s<>\"'()]*)?(?<![.,;:!?])",
+            _I,
+        ),
+        score=0.8,
+    ),
+    PatternRule(
+        "ipv4",
+        Category.WEB,
+        re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w.]|\.\d)"),
+        score=0.9,
+    ),
+    PatternRule(
+        "ipv6",
+        Category.WEB,
+        re.compile(r"(?<![\w:])(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}(?![\w:])", _I),
+        score=0.9,
+    ),
+    PatternRule(
+        "username",
+        Category.WEB,
+        re.compile(
+            r"\b(?:user[ \t]?name|user[ \t]?id|login|log-?in[ \t]+name|handle|screen[ \t]?name|portal[ \t]+id)\b"
+            r"(?:[ \t]+is|[ \t]*[:=])[ \t]*(?P<v>(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]{2,40})(?<![.-])",
+            _I,
+        ),
+        score=0.85,
+        group="v",
+    ),
+    PatternRule(
+        "handle",
+        Category.WEB,
+        re.compile(r"(?<![\w@.])@(?=[A-Za-z0-9_.]*[a-z])[A-Za-z][A-Za-z0-9_.]{2,29}(?<!\.)\b"),
+        score=0.7,
+    ),
+)
+
+
+def web_recognizer() -> PatternRecognizer:
+    return PatternRecognizer("web", _WEB_RULES)
+
+
+# -------------------------------------------------------------- locations
+_STREET_SUFFIX = (
+    r"(?:Street|St|Avenue|Ave|Av|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Circle|Cir|Way|Place|Pl|Terrace|Ter"
+    r"|Parkway|Pkwy|Highway|Hwy|Route|Rte|Square|Sq|Trail|Trl|Plaza|Plz|Loop|Alley|Row|Crescent|Path|Pike|Turnpike"
+    r"|Tpke|Run|Point|Ridge|Heights|Hts|Crossing|Grove|Pass|Walk|Commons|Landing|Bend|Cove|Glen|Hollow|Meadows?"
+    r"|Mews|Expressway|Expy|Freeway|Fwy|Causeway|Wharf|Pier)"
+)
+_DIR = r"(?:N|S|E|W|NE|NW|SE|SW|N\.E\.|N\.W\.|S\.E\.|S\.W\.|North|South|East|West|Northeast|Northwest|Southeast|Southwest)\.?"
+_WORD = r"(?:[^\W\d_][\w'’.-]*|\d{1,4}(?:st|nd|rd|th))"
+_STATE_NAMES = "|".join(sorted((re.escape(n) for n in STATES), key=len, reverse=True))
+_STATE_ABBR = "|".join(sorted(STATE_ABBRS))
+_ZIP = r"\d{5}(?:-\d{4})?(?!\d)"
+_UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ"
+_CITY_TOKEN = rf"[{_UPPER}][^\W\d_'’.-]*(?:['’.-][^\W\d_]+)*\.?"
+_CITY = rf"(?:{_CITY_TOKEN}[ \t]+){{0,2}}{_CITY_TOKEN}"
+
+_STREET = re.compile(
+    rf"(?<![\w/.-])(?P<num>\d{{1,6}}(?:-\d{{1,4}})?[A-Za-z]?)[ \t]+(?:{_DIR}[ \t]+)?(?:{_WORD}[ \t]+){{1,4}}?"
+    rf"(?i:{_STREET_SUFFIX})\.?(?![A-Za-z])(?:[ \t]+{_DIR}(?![A-Za-z]))?"
+)
+_PO_BOX = re.compile(r"\b(?:P\.?[ \t]?O\.?[ \t]*Box|Post[ \t]+Office[ \t]+Box)[ \t]+\d{1,6}\b", _I)
+_UNIT = re.compile(
+    r"[ \t]*,?[ \t]*(?:(?:Apt|Apartment|Unit|Suite|Ste|Fl|Floor|Rm|Room|Bldg|Building|Lot|Space)\b\.?|#)[ \t]*#?[ \t]*"
+    r"(?=[A-Za-z]{0,2}\d|[A-Za-z]\b)[A-Za-z0-9-]{1,6}\b",
+    _I,
+)
+_CITY_STATE_TAIL = re.compile(
+    rf"[ \t]*,?[ \t]*\n?[ \t]*(?P<city>{_CITY})[ \t]*,?[ \t]*(?P<state>{_STATE_NAMES}|{_STATE_ABBR})\b(?:[ \t]*,?[ \t]*(?P<zip>{_ZIP}))?"
+)
+_CITY_ONLY_TAIL = re.compile(rf"[ \t]*,[ \t]*(?P<city>{_CITY})(?=[ \t]*(?:[.;\n)]|$))")
+_ZIP_TAIL = re.compile(rf"[ \t]*,?[ \t]*(?P<zip>{_ZIP})")
+
+_CITY_STATE = re.compile(
+    rf"(?<![\w'’-])(?P<city>{_CITY}),[ \t]*(?P<state>{_STATE_NAMES}|{_STATE_ABBR})\b(?:[ \t]*,?[ \t]+(?P<zip>{_ZIP}))?"
+)
+_ANY_CASE_ADDRESS = re.compile(
+    rf"(?<![\w/.-])\d{{1,6}}[A-Za-z]?[ \t]+(?:[^\W\d_][\w'’.-]*[ \t]+){{1,4}}?(?i:{_STREET_SUFFIX})\.?(?![A-Za-z])"
+    rf"(?:[ \t]*,?[ \t]*(?i:apt|unit|suite|ste|#)\.?[ \t]*#?[ \t]*[A-Za-z0-9-]{{1,6}})?"
+    rf"[ \t]*,?[ \t]+(?:[^\W\d_][\w'’.-]*[ \t]+){{0,2}}[^\W\d_][\w'’.-]*[ \t]*,?[ \t]+(?P<state>[A-Za-z]{{2}}|(?i:{_STATE_NAMES}))[ \t]+{_ZIP}"
+)
+_ZIP_LABELLED = re.compile(rf"\b(?:zip|zip[ \t]*code|postal[ \t]*code|zipcode)\b[ \t]*[:#]?[ \t]*(?P<zip>{_ZIP})", _I)
+_ROOM = re.compile(
+    r"\b(?:room|rm|bed|bay|ward|cubicle|suite|pod)\.?[ \t]*#?[ \t]*(?:\d{1,5}[A-Za-z]?(?:-\d{1,4}[A-Za-z]?)?|[A-Za-z]\d{1,4}[A-Za-z]?)\b"
+    r"(?:[ \t]*[-/,]?[ \t]*(?:bed|b)[ \t]*#?[ \t]*\d{1,3}[A-Za-z]?\b)?",
+    _I,
+)
+_CREDENTIAL_LIKE = frozenset({"MD", "PA", "MA", "MS", "DO", "RN", "NP", "OT", "PT"})
+_PLACE_CUE = re.compile(
+    r"\b(?:in|from|to|near|of|at|lives|living|live|resides|residing|moved|born|visiting|relocated|transferred)[ \t]*$", _I
+)
+
+
+class LocationPatternRecognizer(RuleRecognizer):
+    """Street addresses (with unit, city, state, ZIP), ``City, ST ZIP``, ZIP codes, rooms and beds.
+
+    A two-letter state after ``Name,`` is often a credential (``Lopez, MD``,
+    ``Jones, PA``) or a clinical abbreviation; those need a ZIP, a known
+    city or a place cue (``lives in``) before they count as a place.
+    """
+
+    name = "address"
+    version = "1"
+    categories = frozenset({Category.LOCATION})
+
+    def __init__(self, lexicon: "Lexicon | None" = None) -> None:
+        self._lexicon = lexicon
+
+    @property
+    def lexicon(self) -> "Lexicon":
+        if self._lexicon is None:
+            self._lexicon = default_lexicon()
+        return self._lexicon
+
+    @staticmethod
+    def _city_known(city: str) -> bool:
+        return city.lower() in us_cities()
+
+    def _trim_city(self, text: str, start: int, end: int) -> int:
+        """Drop leading words of a city match that are not part of it (``LIVES IN PORTLAND``)."""
+        words = list(re.finditer(r"\S+", text[start:end]))
+        for w in words:
+            if self._city_known(text[start + w.start() : end]):
+                return start + w.start()
+        for i, w in enumerate(words[:-1]):
+            token = w.group(0).strip(".,")
+            if not (self.lexicon.is_stop(token) or self.lexicon.is_common_word(token)):
+                return start + w.start()
+        return start + words[-1].start() if words else start
+
+    def _state_ok(self, text: str, city_start: int, city: str, state: str, zip_code: str | None, after_street: bool) -> bool:
+        if zip_code or after_street:
+            return True
+        if len(state) > 2:
+            return True
+        if state in _CREDENTIAL_LIKE:
+            known = self._city_known(city)
+            return known and (not self.lexicon.is_name(city) or bool(_PLACE_CUE.search(text[max(0, city_start - 16) : city_start])))
+        if state in AMBIGUOUS_STATE_ABBRS:
+            return self._city_known(city) or bool(_PLACE_CUE.search(text[max(0, city_start - 16) : city_start]))
+        return True
+
+    def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
+        out: list[Span] = []
+        for m in list(_STREET.finditer(text)) + list(_PO_BOX.finditer(text)):
+            start, end = m.start(), m.end()
+            if m.re is _STREET and not self._street_ok(m):
+                continue
+            unit = _UNIT.match(text, end)
+            if unit:
+                end = unit.end()
+            tail = _CITY_STATE_TAIL.match(text, end)
+            if tail:
+                end = tail.end()
+            else:
+                city = _CITY_ONLY_TAIL.match(text, end)
+                if city and self._city_known(city.group("city")):
+                    end = city.end()
+                z = _ZIP_TAIL.match(text, end)
+                if z:
+                    end = z.end()
+            out.append(Span(start, end, Category.LOCATION, score=0.9, source="address/street"))
+        for m in _CITY_STATE.finditer(text):
+            city_start = self._trim_city(text, m.start("city"), m.end("city"))
+            city = text[city_start : m.end("city")]
+            if not self._state_ok(text, city_start, city, m.group("state"), m.group("zip"), after_street=False):
+                continue
+            if m.group("zip"):
+                out.append(Span(city_start, m.end(), Category.LOCATION, score=0.85, source="address/city_state"))
+            else:
+                # "lives in Salem, Oregon": a city and a state, each its own place
+                out.append(Span(city_start, m.end("city"), Category.LOCATION, score=0.85, source="address/city_state"))
+                out.append(Span(m.start("state"), m.end("state"), Category.LOCATION, score=0.85, source="address/city_state"))
+        for m in _ANY_CASE_ADDRESS.finditer(text):
+            # a lowercase address ("576 nw washington ln, fairfield, wi 56812") needs its state and ZIP
+            if m.group("state").upper() in STATE_ABBRS or len(m.group("state")) > 2:
+                out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.85, source="address/any_case"))
+        for m in _ZIP_LABELLED.finditer(text):
+            out.append(Span(m.start("zip"), m.end("zip"), Category.LOCATION, score=0.85, source="address/zip"))
+        for m in _ROOM.finditer(text):
+            out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.8, source="address/room"))
+        return out
+
+    @staticmethod
+    def _street_ok(m: re.Match[str]) -> bool:
+        # the street name must be capitalised (it is, in practice, or all caps)
+        name_words = m.group(0).split()[1:-1]
+        return any(w[:1].isupper() or w[:1].isdigit() for w in name_words)
+
+
+def default_pattern_recognizers() -> list[RuleRecognizer]:
+    return [DateRecognizer(), age_recognizer(), phone_recognizer(), id_recognizer(), web_recognizer(), LocationPatternRecognizer()]

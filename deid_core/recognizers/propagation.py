@@ -1,0 +1,250 @@
+"""Name propagation: a name caught once is caught everywhere.
+
+Every PATIENT or DOCTOR surface form detected with confidence is expanded
+into its variants (``Maria Lopez`` -> ``Lopez``, ``Maria``, ``LOPEZ, MARIA``,
+``M. Lopez``...) and searched for again in the note, and, through
+:class:`~deid_core.recognizers.base.NoteContext`, in the patient's other
+notes.  A weak, uncued name that matches a confident form takes that form's
+category, which is how ``Okafor`` becomes a DOCTOR in a note where only
+``Dr. Okafor`` says so.
+
+Variants that are ordinary words (a patient named ``Will`` or ``Rose``) are
+only propagated where they are capitalised and not opening a sentence, so a
+name does not spread onto every ``will`` of the note.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from deid_core.recognizers.base import NoteContext
+from deid_core.recognizers.gazetteer import Gazetteer, followed_by_eponym_trigger, normalise_entry
+from deid_core.recognizers.lexicon import Lexicon, default_lexicon
+from deid_core.spans import Category, Span
+
+NAME_CATEGORIES = frozenset({Category.PATIENT, Category.DOCTOR})
+#: name spans at or above this score seed propagation; below it they may be relabelled.
+SEED_SCORE = 0.7
+PROPAGATED_SCORE = 0.8
+SOURCE = "propagation"
+
+_NAME_PART = re.compile(r"[^\W\d_](?:[^\W\d_]|['’-](?=[^\W\d_]))*\.?")
+_WRITTEN_NAME = re.compile(r"[^\W\d_]+(?:(?:[ \t]*[,.'’-][ \t]*|[ \t]+|[ \t]*\n[ \t]*)[^\W\d_]+)*")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n\s*)$")
+_TITLE_BEFORE = re.compile(r"\b(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof|Doctor|Mx)\.?[ \t]*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Variant:
+    text: str
+    category: Category
+    single: bool
+
+
+def _merge_category(a: Category | None, b: Category) -> Category:
+    """Patient wins a tie: a patient's name is the more sensitive one."""
+    if a is None or a is b:
+        return b
+    return Category.PATIENT
+
+
+def name_variants(surface: str) -> set[str]:
+    """The ways a name is written again: full, surname, given name, inverted, initialled."""
+    parts = _NAME_PART.findall(surface)
+    words = [p.rstrip(".") for p in parts if len(p.rstrip(".")) > 1]
+    if not words:
+        return set()
+    if "," in surface and len(words) >= 2:
+        words = words[1:] + words[:1]  # LOPEZ, MARIA -> MARIA LOPEZ
+    out = {" ".join(words), surface.strip()}
+    last = words[-1]
+    first = words[0]
+    out.add(last)
+    for w in words:
+        out.add(w)
+        if "-" in w:
+            out.update(p for p in w.split("-") if len(p) > 1)
+    if len(words) >= 2:
+        out.update(
+            {
+                f"{first} {last}",
+                f"{last}, {first}",
+                f"{last},{first}",
+                f"{first[0]}. {last}",
+                f"{first[0]} {last}",
+                f"{first[0]}.{last}",
+                f"{first} {last[0]}.",
+                f"{last} {first}",
+            }
+        )
+    return {v for v in out if v}
+
+
+def build_variants(forms: Mapping[str, Category], lexicon: Lexicon) -> dict[str, Variant]:
+    """Normalised variant text -> Variant, dropping variants that are not names on their own."""
+    out: dict[str, Variant] = {}
+    for surface, category in forms.items():
+        for v in name_variants(surface):
+            tokens = [t.rstrip(".") for t in v.replace(",", " ").split()]
+            words = [t for t in tokens if len(t) > 1]
+            single = len(words) <= 1
+            if single:
+                word = words[0] if words else v
+                if len(word) < 3 or lexicon.is_eponym(word) or word.lower() in _NEVER_ALONE:
+                    continue
+            key = normalise_entry(v)
+            if not key:
+                continue
+            prev = out.get(key)
+            cat = _merge_category(prev.category if prev else None, category)
+            out[key] = Variant(v, cat, single)
+    return out
+
+
+_NEVER_ALONE = frozenset({"the", "and", "van", "von", "der", "del", "de", "la", "le", "da", "di", "du", "bin", "al", "el"})
+
+
+def seed_forms(text: str, spans: Iterable[Span]) -> dict[str, Category]:
+    """Surface forms of the confident name spans of a note."""
+    out: dict[str, Category] = {}
+    for s in spans:
+        if s.category in NAME_CATEGORIES and s.score >= SEED_SCORE:
+            surface = text[s.start : s.end]
+            out[surface] = _merge_category(out.get(surface), s.category)
+    return out
+
+
+class Propagator:
+    """Searches a note for every variant of the names it (and the patient's other notes) contain."""
+
+    def __init__(self, lexicon: Lexicon | None = None) -> None:
+        self._lexicon = lexicon
+
+    @property
+    def lexicon(self) -> Lexicon:
+        if self._lexicon is None:
+            self._lexicon = default_lexicon()
+        return self._lexicon
+
+    def _occurrence_ok(self, text: str, start: int, end: int, variant: Variant) -> bool:
+        surface = text[start:end]
+        lex = self.lexicon
+        titled = bool(_TITLE_BEFORE.search(text[max(0, start - 8) : start]))
+        if surface.islower():
+            # lowercase only for rare names typed in messages: "thanks, chidi"
+            return all(not lex.is_common_word(t) and not lex.is_stop(t) for t in re.findall(r"[^\W\d_]+", surface))
+        if not titled and followed_by_eponym_trigger(text, end):
+            return False
+        if variant.single:
+            word = max(re.findall(r"[^\W\d_]+", surface) or [surface], key=len)
+            if lex.is_stop(word) and not titled:
+                # a patient named Will: "see Will next week", never "Will follow up" or "WILL"
+                title_case = word[:1].isupper() and word[1:].islower()
+                return title_case and not _SENTENCE_START.search(text[max(0, start - 3) : start])
+            if lex.is_common_word(word) and not titled:
+                # a patient named Mark: "Mark" is propagated, "mark" is not
+                return surface[:1].isupper()
+        return True
+
+    def propagate(self, text: str, spans: Sequence[Span], known: Mapping[str, Category] | None = None) -> list[Span]:
+        """``spans`` plus a span for every further occurrence of a known name.
+
+        Weak name spans that match a known form take its category.
+        """
+        forms = seed_forms(text, spans)
+        for surface, cat in (known or {}).items():
+            forms[surface] = _merge_category(forms.get(surface), cat)
+        if not forms:
+            return list(spans)
+        variants = build_variants(forms, self.lexicon)
+        out: list[Span] = []
+        for s in spans:
+            if s.category in NAME_CATEGORIES and s.score < SEED_SCORE:
+                v = variants.get(normalise_entry(text[s.start : s.end]))
+                if v is not None and v.category is not s.category:
+                    s = Span(s.start, s.end, v.category, s.score, s.source)
+            out.append(s)
+        # one automaton pass finds every variant, whatever its punctuation ("M. Lopez", "LOPEZ,MARIA")
+        already = {(s.start, s.end) for s in out if s.category in NAME_CATEGORIES}
+        for hit in Gazetteer({"variant": [v.text for v in variants.values()]}).scan(text):
+            if (hit.start, hit.end) in already:
+                continue
+            if not _WRITTEN_NAME.fullmatch(text[hit.start : hit.end]):
+                continue  # "Qian <kiah_q72@...": the words must be joined as a name is written
+            v = variants.get(normalise_entry(text[hit.start : hit.end]))
+            if v is None or not self._occurrence_ok(text, hit.start, hit.end, v):
+                continue
+            out.append(Span(hit.start, hit.end, v.category, PROPAGATED_SCORE, SOURCE))
+        return out
+
+
+_ACRONYM_SKIP = frozenset({"And", "Of", "The", "For", "At", "De", "&"})
+
+
+def facility_acronym(name: str) -> str:
+    """``Lakeside Nursing and Rehabilitation Center`` -> ``LNRC``."""
+    name = re.sub(r"['’]s\b", "", name).replace("St.", "Saint").replace("Mt.", "Mount")
+    words = [w for w in re.findall(r"[^\W\d_][\w-]*", name) if w[0].isupper() and w not in _ACRONYM_SKIP]
+    return "".join(w[0] for w in words)
+
+
+def propagate_acronyms(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Facility names are shortened to their initials or a bracketed short form; find those too."""
+    forms: set[str] = set()
+    for s in spans:
+        if s.category is not Category.HOSPITAL:
+            continue
+        acronym = facility_acronym(text[s.start : s.end])
+        if len(acronym) >= 3:
+            forms.add(acronym)
+        bracket = re.match(r"[ \t]*\(([A-Z][A-Za-z&]{1,7})\)", text[s.end : s.end + 12])
+        if bracket:
+            forms.add(bracket.group(1))
+    out = list(spans)
+    for form in forms:
+        for m in re.finditer(rf"(?<![\w-]){re.escape(form)}(?![\w-])", text):
+            out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.75, "propagation/acronym"))
+    return out
+
+
+@dataclass(frozen=True)
+class BatchNote:
+    """One note of a batch: propagation across notes needs the patient id."""
+
+    id: str
+    text: str
+    patient_id: str | None = None
+
+
+def propagate_batch(
+    notes: Sequence[BatchNote],
+    detect: Callable[[BatchNote, NoteContext], list[Span]],
+    refine: Callable[[BatchNote, list[Span], Mapping[str, Category]], list[Span]],
+) -> list[list[Span]]:
+    """Detect every note, then let each patient's names reach all of that patient's notes.
+
+    ``detect`` runs the recognizers on one note; ``refine`` re-runs
+    propagation and resolution for a note given the names found in the
+    patient's other notes.  Notes without a patient id are only propagated
+    within themselves.
+    """
+    first = [detect(n, NoteContext(note_id=n.id, patient_id=n.patient_id)) for n in notes]
+    per_patient: dict[str, dict[str, Category]] = {}
+    per_note: list[dict[str, Category]] = []
+    for note, spans in zip(notes, first):
+        forms = seed_forms(note.text, spans)
+        per_note.append(forms)
+        if note.patient_id is not None:
+            bucket = per_patient.setdefault(note.patient_id, {})
+            for surface, cat in forms.items():
+                bucket[surface] = _merge_category(bucket.get(surface), cat)
+    out: list[list[Span]] = []
+    for note, spans, own in zip(notes, first, per_note):
+        if note.patient_id is None:
+            out.append(spans)
+            continue
+        others = {k: v for k, v in per_patient.get(note.patient_id, {}).items() if k not in own or own[k] is not v}
+        out.append(refine(note, spans, others) if others else spans)
+    return out

@@ -1,0 +1,146 @@
+"""Span resolution: many recognizers' overlapping spans become one clean set.
+
+:func:`resolve` sorts the spans once and sweeps them, so it runs in
+O(n log n).  The sweep groups spans into *clusters*: maximal runs in which
+every span overlaps the cluster built so far (transitively).  Each cluster
+becomes exactly one output span covering the union of its members, so no
+character that any recognizer flagged is left out of the result:
+
+* One category in the cluster: the spans unite (highest score kept, every
+  recognizer's name kept in ``source``, joined with ``+``).
+* Several categories: one category wins the whole union.
+
+  1. If some spans cover the whole cluster by themselves, the winner is
+     among them, the highest-scoring first.  The broader reading is the one
+     to keep: a hospital named after a person (``St. Mary's Hospital``), a
+     city inside an address, a name inside an email address.
+  2. Otherwise, if the spans of some categories together cover the cluster
+     without a gap (a street and a ``City, ST ZIP`` that overlap it), the
+     winner is among those categories.
+  3. Ties, and clusters where neither holds, go to the category earliest in
+     :data:`deid_core.spans.PRECEDENCE`:
+     WEB, ID, PHONE, DATE, AGE, PATIENT, DOCTOR, HOSPITAL, LOCATION, OTHER.
+     Structured categories come first because their replacement strategies
+     (format-preserving encryption, date shift) are exact and fail closed on
+     text they cannot parse; PATIENT before DOCTOR because a patient's name
+     is the more sensitive one; OTHER last because it is unscored.
+
+The output score is the best score of the winning category's members; the
+source lists every member's recognizer, losers included, for audit.
+Touching spans (one ends where the next starts) do not overlap and stay
+separate; :func:`merge_adjacent` joins the address pieces that should not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from deid_core.spans import PRECEDENCE, Category, Span
+
+__all__ = ["resolve", "merge_adjacent", "join_sources"]
+
+
+def join_sources(spans: Iterable[Span]) -> str:
+    """Recognizer names of ``spans``, each once, in order of first appearance."""
+    seen: dict[str, None] = {}
+    for s in spans:
+        for part in s.source.split("+"):
+            if part:
+                seen.setdefault(part, None)
+    return "+".join(seen)
+
+
+def _covers(members: list[Span], category: Category, start: int, end: int) -> bool:
+    """Do the spans of ``category`` together cover ``[start, end)`` without a gap?"""
+    reach = start
+    for s in sorted((m for m in members if m.category is category), key=lambda m: m.start):
+        if s.start > reach:
+            return False
+        reach = max(reach, s.end)
+    return reach >= end
+
+
+def _resolve_cluster(members: list[Span], start: int, end: int, rank: dict[Category, int]) -> Span:
+    categories = {s.category for s in members}
+    if len(categories) == 1:
+        winner = members[0].category
+    else:
+        covering = [s for s in members if s.start == start and s.end == end]
+        if covering:
+            best = max(s.score for s in covering)
+            pool = {s.category for s in covering if s.score == best}
+        else:
+            pool = {c for c in categories if _covers(members, c, start, end)} or categories
+        winner = min(pool, key=lambda c: rank.get(c, len(rank)))
+    score = max(s.score for s in members if s.category is winner)
+    return Span(start, end, winner, score=score, source=join_sources(members))
+
+
+def resolve(spans: Iterable[Span], *, precedence: Sequence[Category] = PRECEDENCE) -> list[Span]:
+    """Unite overlapping spans into non-overlapping ones, sorted by offset.
+
+    See the module docstring for the rules.  ``precedence`` may reorder the
+    categories; any category it leaves out ranks last.
+    """
+    rank = {c: i for i, c in enumerate(precedence)}
+    ordered = sorted(spans, key=lambda s: (s.start, -s.end))
+    out: list[Span] = []
+    members: list[Span] = []
+    start = end = -1
+    for span in ordered:
+        if members and span.start < end:
+            members.append(span)
+            end = max(end, span.end)
+            continue
+        if members:
+            out.append(_resolve_cluster(members, start, end, rank))
+        members = [span]
+        start, end = span.start, span.end
+    if members:
+        out.append(_resolve_cluster(members, start, end, rank))
+    return out
+
+
+_DEFAULT_GAP = re.compile(r"[ \t]*(?:,|\n)?[ \t]*\Z")
+
+
+def merge_adjacent(
+    spans: Iterable[Span],
+    text: str,
+    *,
+    categories: frozenset[Category] = frozenset({Category.LOCATION}),
+    max_gap: int = 3,
+    gap: re.Pattern[str] = _DEFAULT_GAP,
+    require: re.Pattern[str] | None = re.compile(r"\d"),
+) -> list[Span]:
+    """Join same-category spans separated only by a short gap (``12 Elm St``, ``Salem, MA 01970``).
+
+    The annotation convention makes a whole address one LOCATION span, and
+    recognizers often find its pieces separately.  A join happens only where
+    the joined text matches ``require`` (by default: has a digit, so a street
+    number or a ZIP makes it an address; ``Salem, Oregon`` stays two places).
+    ``spans`` must not overlap (run :func:`resolve` first); the result is sorted.
+    """
+    out: list[Span] = []
+    for span in sorted(spans, key=lambda s: (s.start, s.end)):
+        if out:
+            prev = out[-1]
+            between = text[prev.end : span.start]
+            if (
+                prev.category is span.category
+                and span.category in categories
+                and 0 <= len(between) <= max_gap
+                and gap.match(between)
+                and (require is None or require.search(text[prev.start : max(prev.end, span.end)]))
+            ):
+                out[-1] = Span(
+                    prev.start,
+                    max(prev.end, span.end),
+                    span.category,
+                    score=max(prev.score, span.score),
+                    source=join_sources((prev, span)),
+                )
+                continue
+        out.append(span)
+    return out

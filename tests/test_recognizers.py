@@ -1,0 +1,575 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from deid_core.cli.main import main as cli_main
+from deid_core.recognizers.base import LabelMap, LabelMapError, NoteContext, Recognizer
+from deid_core.recognizers.gazetteer import Gazetteer, GazetteerError, load_site_lists
+from deid_core.recognizers.patterns import DateRecognizer, age_recognizer, id_recognizer, phone_recognizer
+from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError, RulesPipeline, build_default_pipeline
+from deid_core.recognizers.propagation import BatchNote, name_variants
+from deid_core.spans import Category, Span, span_from_dict
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PHI = frozenset(c for c in Category if c is not Category.OTHER)
+
+
+@pytest.fixture(scope="module")
+def pipeline() -> RulesPipeline:
+    return build_default_pipeline()
+
+
+def found(pipeline: RulesPipeline, text: str, category: Category | None = None) -> list[str]:
+    return [text[s.start : s.end] for s in pipeline.analyze(text) if category is None or s.category is category]
+
+
+def labelled(pipeline: RulesPipeline, text: str) -> dict[str, Category]:
+    return {text[s.start : s.end]: s.category for s in pipeline.analyze(text)}
+
+
+# ------------------------------------------------------------------ formats
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Seen 03/14/2019 in clinic.", "03/14/2019"),
+        ("DOB: 4/7/51", "4/7/51"),
+        ("Collected 2019-03-04 and sent.", "2019-03-04"),
+        ("Exam date: 2020-11-14T09:42", "2020-11-14T09:42"),
+        ("Sent: 12/17/2016 18:15", "12/17/2016 18:15"),
+        ("Seen 14.03.2019 abroad", "14.03.2019"),
+        ("Admitted March 3rd, 2019 with fever", "March 3rd, 2019"),
+        ("Admitted Mar. 3, 2019 with fever", "Mar. 3, 2019"),
+        ("Specimen received 12-Feb-2019.", "12-Feb-2019"),
+        ("Surgery on the 3rd of March", "3rd of March"),
+        ("Last seen in June 2022 for follow-up", "June 2022"),
+        ("Tumor board scheduled for February 21.", "February 21"),
+        ("Started insulin on 3/4 without issue", "3/4"),
+        ("3/4: patient seen, doing well", "3/4"),
+        ("DOB 19510417 per chart", "19510417"),
+        ("Moved here in 1979 from abroad", "1979"),
+        ("Seen on Thu 2/28 in clinic", "Thu 2/28"),
+        ("Findings called on Sunday, August 14, 2016", "Sunday, August 14, 2016"),
+        ("Symptoms since 02/2019 per patient", "02/2019"),
+    ],
+)
+def test_dates_are_found_with_their_boundaries(pipeline, text, expected):
+    assert expected in found(pipeline, text, Category.DATE)
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Mrs. X is a 72 years old woman", "72 years old"),
+        ("a 72-year-old man", "72-year-old"),
+        ("94 y/o F admitted", "94 y/o"),
+        ("Pt is 72yo", "72yo"),
+        ("an 18-month-old boy", "18-month-old"),
+        ("infant is 3 days old", "3 days old"),
+        ("Age: 94", "94"),
+        ("aged 91, lives alone", "91"),
+        ("at age 18 months she walked", "18 months"),
+        ("a woman in her 80s", "80s"),
+    ],
+)
+def test_ages_are_found_with_their_unit(pipeline, text, expected):
+    assert expected in found(pipeline, text, Category.AGE)
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("call (617) 555-0134 x221 today", "(617) 555-0134 x221"),
+        ("fax 617.555.0199", "617.555.0199"),
+        ("cell 503-555-0148.", "503-555-0148"),
+        ("pager 4-1234", "4-1234"),
+        ("can be reached at 541.555.0177 ext. 12", "541.555.0177 ext. 12"),
+        ("tel. 269/242-6908 x8127", "269/242-6908 x8127"),
+        ("call the patient at 9019731322.", "9019731322"),
+        ("UK number +44 20 7946 0958", "+44 20 7946 0958"),
+    ],
+)
+def test_phone_numbers_are_found_with_extensions(pipeline, text, expected):
+    assert expected in found(pipeline, text, Category.PHONE)
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("MRN: 00123456", "00123456"),
+        ("SSN 123-45-6789", "123-45-6789"),
+        ("her number 123-45-6789 on file", "123-45-6789"),
+        ("Acct# A7731-22", "A7731-22"),
+        ("Acc# RAD-88213-K", "RAD-88213-K"),
+        ("Member ID: XJH448812", "XJH448812"),
+        ("Insurance member ID: JEB 6698 2802", "JEB 6698 2802"),
+        ("NPI 1234567893", "1234567893"),
+        ("Encounter #E-4471-22", "E-4471-22"),
+        ("pacemaker serial number PJN448120", "PJN448120"),
+        ("Visit #V854179267", "V854179267"),
+        ("Case: SP-2018-152550", "SP-2018-152550"),
+    ],
+)
+def test_identifiers_are_found_without_their_label(pipeline, text, expected):
+    assert expected in found(pipeline, text, Category.ID)
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("write to j.doe@mail.example today", "j.doe@mail.example"),
+        ("portal https://portal.example.org/x?id=3.", "https://portal.example.org/x?id=3"),
+        ("see www.clinic-example.org for directions", "www.clinic-example.org"),
+        ("from 10.134.113.70 at night", "10.134.113.70"),
+        ("my portal username is dfields38. thanks", "dfields38"),
+    ],
+)
+def test_web_identifiers_are_found(pipeline, text, expected):
+    assert expected in found(pipeline, text, Category.WEB)
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Lives at 12 Elm St, Salem, MA 01970 with wife", "12 Elm St, Salem, MA 01970"),
+        ("Clinic, 2217 NW Quimby St, Portland, OR 97210.", "2217 NW Quimby St, Portland, OR 97210"),
+        ("home: 48 WISTERIA LANE, EUGENE, OR 97401", "48 WISTERIA LANE, EUGENE, OR 97401"),
+        ("we moved to 576 nw washington ln, fairfield, wi 56812. thanks", "576 nw washington ln, fairfield, wi 56812"),
+        ("She lives in Quincy with her son.", "Quincy"),
+        ("transferred to Room 412B overnight", "Room 412B"),
+        ("moved here from Norway in 1979", "Norway"),
+        ("Mailing: PO Box 1187, Bend, OR 97709", "PO Box 1187, Bend, OR 97709"),
+    ],
+)
+def test_locations_are_found_as_whole_addresses(pipeline, text, expected):
+    assert expected in found(pipeline, text, Category.LOCATION)
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("admitted to Mercy General Hospital overnight", "Mercy General Hospital"),
+        ("ADMITTED FROM ST. BRIGID'S SKILLED NURSING.", "ST. BRIGID'S SKILLED NURSING"),
+        ("follow-up at the Alder Creek Clinic in 2 weeks", "Alder Creek Clinic"),
+        ("transferred from the Mayo Clinic", "Mayo Clinic"),
+        ("presented to HRMC with a fall", "HRMC"),
+    ],
+)
+def test_facilities_are_found_with_their_type_words(pipeline, text, expected):
+    assert expected in found(pipeline, text, Category.HOSPITAL)
+
+
+def test_facility_short_form_is_found_where_the_full_name_appears():
+    text = "Admitted to Lakeside Nursing and Rehabilitation Center. Back to LNRC on discharge."
+    spans = build_default_pipeline().analyze(text)
+    assert ("LNRC", Category.HOSPITAL) in {(text[s.start : s.end], s.category) for s in spans}
+
+
+# -------------------------------------------------------------------- traps
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Meds given at 14:30 and again at 2030.",
+        "Night shift 7a-7p, handoff 0700-1900.",
+        "BP 120/80, HR 72. BP 118/76 on recheck.",
+        "Vent: PEEP 10/5, FiO2 40%. Weaned to 10/5 on SBT.",
+        "Percocet 5/325 mg 1 tab q6h prn.",
+        "Strength 3/5 in the left arm, 4/5 on the right.",
+        "Pain 4/10, was 2/10 yesterday.",
+        "Murmur 2/6 at the apex.",
+        "Take 1/2 tablet at night.",
+        "Dx: I10, E11.9, N18.3 and Z79.4.",
+        "Foley catheter in place. Swan-Ganz removed.",
+        "Babinski negative. Negative Murphy's sign.",
+        "History of Parkinson's disease and Alzheimer's dementia.",
+        "Apgar 8/9 at birth.",
+        "s/p Whipple procedure for pancreatic cancer.",
+        "Glasgow Coma Scale 15. GCS 15.",
+        "Hodgkin lymphoma in remission; Crohn's disease; Bell's palsy.",
+        "The nurse and the attending discussed the plan with the family.",
+        "Will continue lasix. Mark the site. Bill the visit.",
+        "we will mark it and bill for it",
+        "Na 138, K 4.1, Cr 1.2, WBC 11.2, Hgb 9.8",
+    ],
+)
+def test_clinical_look_alikes_are_not_phi(pipeline, text):
+    assert found(pipeline, text) == []
+
+
+def test_recognizers_keep_dates_out_of_vitals_even_next_to_real_dates(pipeline):
+    text = "On 3/4 BP 120/80 and PEEP 10/5."
+    assert found(pipeline, text, Category.DATE) == ["3/4"]
+
+
+# -------------------------------------------------------------------- names
+@pytest.mark.parametrize(
+    "text,name,category",
+    [
+        ("Seen by Dr. Nasser today.", "Nasser", Category.DOCTOR),
+        ("Turned q2h.\n-N. NASSER, RN\n", "N. NASSER", Category.DOCTOR),
+        ("Attending: Sam Okafor, MD", "Sam Okafor", Category.DOCTOR),
+        ("Electronically signed by Ignacio Quintero on 1/2/2020", "Ignacio Quintero", Category.DOCTOR),
+        ("Clinician: Eleanor Whitcombe, MD.", "Eleanor Whitcombe", Category.DOCTOR),
+        ("Referring: Priya Raghunathan, NP", "Priya Raghunathan", Category.DOCTOR),
+        ("cc: Dr. Ellery Voss", "Ellery Voss", Category.DOCTOR),
+        ("Dictated by: Corona, Tracy MD", "Corona, Tracy", Category.DOCTOR),
+        ("hi dr raghunathan, the headaches are better", "raghunathan", Category.DOCTOR),
+        ("Patient: Maria Lopez   MRN: 1234567", "Maria Lopez", Category.PATIENT),
+        ("Patient: OKONKWO, CHIDI   Acc# RAD-88213-K", "OKONKWO, CHIDI", Category.PATIENT),
+        ("RE: Hildegard Brandt", "Hildegard Brandt", Category.PATIENT),
+        ("Mrs. Achterberg is a 69 year old woman", "Achterberg", Category.PATIENT),
+        ("Her daughter Ana will visit.", "Ana", Category.PATIENT),
+        ("SON MATTHIAS BRANDT AT BEDSIDE.", "MATTHIAS BRANDT", Category.PATIENT),
+        ("my wife Adaeze says I should ask", "Adaeze", Category.PATIENT),
+        ("Contact Zikral (daughter) at home.", "Zikral", Category.PATIENT),
+        ("thanks, Chidi", "Chidi", Category.PATIENT),
+    ],
+)
+def test_context_decides_doctor_or_patient(pipeline, text, name, category):
+    assert labelled(pipeline, text).get(name) is category
+
+
+def test_titles_and_credentials_stay_outside_name_spans(pipeline):
+    text = "Dr. Tomasz Wierzbicki, MD saw Mrs. Lopez."
+    names = found(pipeline, text, Category.DOCTOR) + found(pipeline, text, Category.PATIENT)
+    assert names == ["Tomasz Wierzbicki", "Lopez"]
+
+
+def test_a_listed_name_pair_is_found_without_context(pipeline):
+    assert labelled(pipeline, "Maria Lopez was seen today.").get("Maria Lopez") is Category.PATIENT
+
+
+def test_a_title_makes_an_eponym_a_name(pipeline):
+    assert labelled(pipeline, "Discussed with Dr. Foley.").get("Foley") is Category.DOCTOR
+
+
+def test_lowercase_common_words_that_are_names_are_ignored_unless_titled(pipeline):
+    assert found(pipeline, "the patient will mark the calendar and pay the bill") == []
+    assert labelled(pipeline, "Seen by Dr. Will Bill.").get("Will Bill") is Category.DOCTOR
+
+
+# -------------------------------------------------------------- propagation
+def test_name_variants_cover_surname_given_name_inverted_and_initialled():
+    v = name_variants("Maria Lopez")
+    assert {"Lopez", "Maria", "Lopez, Maria", "M. Lopez"} <= v
+    assert "Maria Lopez" in name_variants("LOPEZ, MARIA") or "MARIA LOPEZ" in name_variants("LOPEZ, MARIA")
+
+
+def test_a_name_caught_once_is_caught_everywhere_in_the_note(pipeline):
+    text = "Patient: Maria Okonjo\nOkonjo reports pain. OKONJO, MARIA signed. M. Okonjo left.\n"
+    got = {text[s.start : s.end] for s in pipeline.analyze(text) if s.category is Category.PATIENT}
+    assert {"Maria Okonjo", "Okonjo", "OKONJO, MARIA", "M. Okonjo"} <= got
+
+
+def test_propagation_gives_an_uncued_mention_the_cued_category(pipeline):
+    text = "Attending: Sam Okafor, MD\nPlan reviewed with Okafor."
+    assert [s.category for s in pipeline.analyze(text) if text[s.start : s.end] == "Okafor"] == [Category.DOCTOR]
+
+
+def test_names_travel_across_notes_of_the_same_patient_only(pipeline):
+    notes = [
+        BatchNote("a", "Patient: Wiremu Tane-Kahu\nDOB 1/2/1950", "P1"),
+        BatchNote("b", "Tane-Kahu called about refills.", "P1"),
+        BatchNote("c", "Tane-Kahu called about refills.", "P2"),
+    ]
+    a, b, c = pipeline.analyze_batch(notes)
+    assert [notes[1].text[s.start : s.end] for s in b if s.category is Category.PATIENT] == ["Tane-Kahu"]
+    assert not [s for s in c if s.category is Category.PATIENT]
+
+
+def test_note_context_supplies_names_from_other_notes(pipeline):
+    text = "Tane-Kahu called about refills."
+    ctx = NoteContext(note_id="n2", patient_id="P1", known_names={"Wiremu Tane-Kahu": Category.PATIENT})
+    assert [text[s.start : s.end] for s in pipeline.analyze(text, context=ctx)] == ["Tane-Kahu"]
+
+
+def test_a_common_word_name_does_not_spread_to_lowercase_words(pipeline):
+    text = "Patient: Will Hunter\nWe will see Will next week."
+    spans = [(text[s.start : s.end], s.start) for s in pipeline.analyze(text) if s.category is Category.PATIENT]
+    assert ("Will", text.index("Will next")) in spans
+    assert all(t != "will" for t, _ in spans)
+
+
+def test_a_name_beside_an_email_address_stays_a_name(pipeline):
+    text = "From: Kiah Qian <kiah_q72@mail.example>\nKiah Qian asks about refills."
+    got = {text[s.start : s.end]: s.category for s in pipeline.analyze(text)}
+    assert got["Kiah Qian"] is Category.PATIENT
+    assert got["kiah_q72@mail.example"] is Category.WEB
+
+
+# ---------------------------------------------------------------- gazetteer
+def test_gazetteer_matches_whole_words_only():
+    g = Gazetteer({"city": ["Salem"], "hospital": ["St. Mary's Hospital"]})
+    hits = {("Salem" if "city" in h.kinds else "hospital", h.start, h.end) for h in g.scan("Salemite; Salem. St Mary's  Hospital")}
+    assert hits == {("Salem", 10, 15), ("hospital", 17, 36)}
+
+
+def test_site_lists_add_categories_without_code(tmp_path):
+    (tmp_path / "hospital.txt").write_text("# our sites\nNorthgate Infirmary Annex\nNGIA\n", encoding="utf-8")
+    (tmp_path / "doctor.txt").write_text("Quillon Verhoeven\n", encoding="utf-8")
+    pipe = build_default_pipeline(DetectConfig(gazetteer_dirs=(tmp_path,)))
+    text = "Seen at NGIA by Quillon Verhoeven; later Northgate Infirmary Annex."
+    got = {text[s.start : s.end]: s.category for s in pipe.analyze(text)}
+    assert got["NGIA"] is Category.HOSPITAL
+    assert got["Northgate Infirmary Annex"] is Category.HOSPITAL
+    assert got["Quillon Verhoeven"] is Category.DOCTOR
+
+
+def test_a_misnamed_site_list_is_an_error(tmp_path):
+    (tmp_path / "hospitls.txt").write_text("X\n", encoding="utf-8")
+    with pytest.raises(GazetteerError, match="hospitls"):
+        load_site_lists(tmp_path)
+
+
+def test_site_stoplist_silences_a_name(tmp_path):
+    (tmp_path / "stoplist.txt").write_text("Lopez\n", encoding="utf-8")
+    pipe = build_default_pipeline(DetectConfig(gazetteer_dirs=(tmp_path,), recognizers=("names",)))
+    assert pipe.analyze("Lopez was here.") == []
+    assert [s.category for s in pipe.analyze("Seen by Dr. Lopez.")] == [Category.DOCTOR]
+
+
+def test_places_need_capitals_and_a_cue_when_they_are_also_names(pipeline):
+    assert found(pipeline, "she lives in quincy", Category.LOCATION) == []
+    assert found(pipeline, "She moved from Eugene last year.", Category.LOCATION) == ["Eugene"]
+
+
+# ------------------------------------------------------------- interface
+def test_every_recognizer_fills_the_slot(pipeline):
+    for r in [*pipeline.recognizers, pipeline]:
+        assert isinstance(r, Recognizer)
+        assert r.categories and all(isinstance(c, Category) for c in r.categories)
+        assert set(r.label_map.values()) <= set(Category)
+
+
+def test_entities_restrict_the_output(pipeline):
+    text = "Dr. Nasser saw her on 03/04/2019, call 617-555-0134."
+    assert {s.category for s in pipeline.analyze(text, entities=[Category.DATE])} == {Category.DATE}
+    assert phone_recognizer().analyze(text, entities=[Category.DATE]) == []
+
+
+def test_single_recognizers_report_their_source():
+    spans = DateRecognizer().analyze("on 03/04/2019")
+    assert spans and spans[0].source.startswith("date/")
+    assert age_recognizer().analyze("a 3-day-old")[0].source.startswith("age/")
+    assert id_recognizer().analyze("MRN 1234567")[0].category is Category.ID
+
+
+class _Broken:
+    name = "broken"
+    version = "0"
+    categories = frozenset({Category.ID})
+    label_map = {"ID": Category.ID}
+
+    def __init__(self, result):
+        self.result = result
+
+    def analyze(self, text, entities=None, context=None):
+        if isinstance(self.result, Exception):
+            raise self.result
+        return self.result
+
+
+@pytest.mark.parametrize("result", [ValueError("model crashed"), [Span(0, 99, Category.ID)], ["not a span"]])
+def test_a_failing_recognizer_fails_the_note_instead_of_dropping_findings(result):
+    from deid_core.recognizers.base import RecognizerError
+
+    pipe = RulesPipeline([DateRecognizer(), _Broken(result)])
+    with pytest.raises(RecognizerError, match="broken"):
+        pipe.analyze("on 03/04/2019")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet=st.characters(codec="utf-8", categories=["L", "N", "P", "Z", "S"]), max_size=200))
+def test_any_text_gives_disjoint_spans_inside_it(pipeline, text):
+    spans = pipeline.analyze(text)
+    for a, b in zip(spans, spans[1:]):
+        assert a.end <= b.start
+    assert all(0 <= s.start < s.end <= len(text) for s in spans)
+
+
+# ---------------------------------------------------------------- label map
+def test_label_map_maps_foreign_labels_case_insensitively_and_strips_bio():
+    m = LabelMap({"PERSON": "PATIENT", "name": Category.PATIENT, "EMAIL": "WEB"})
+    assert m("person") is Category.PATIENT
+    assert m("B-NAME") is Category.PATIENT and m("I-email") is Category.WEB
+    assert "b-person" in m and "ORG" not in m
+
+
+def test_unknown_foreign_labels_are_errors_unless_mapped_to_other():
+    m = LabelMap.presidio()
+    with pytest.raises(LabelMapError, match="NRP"):
+        m("NRP")
+    assert m.with_labels({"NRP": "OTHER"})("NRP") is Category.OTHER
+    with pytest.raises(LabelMapError, match="outside"):
+        m("O")
+
+
+def test_preset_label_maps_cover_the_schemas():
+    assert LabelMap.i2b2()("B-MEDICALRECORD") is Category.ID
+    assert LabelMap.i2b2()("L-ZIP") is Category.LOCATION
+    assert LabelMap.generative()("device") is Category.ID
+    assert LabelMap.presidio(person=Category.DOCTOR)("PERSON") is Category.DOCTOR
+
+
+# ------------------------------------------------------------------ presidio
+@pytest.fixture(scope="module")
+def presidio():
+    return pytest.importorskip("presidio_analyzer")
+
+
+def test_a_presidio_recognizer_fills_our_slot_through_the_label_map(presidio):
+    from deid_core.recognizers.presidio_adapter import PresidioRecognizer
+
+    ssn = presidio.PatternRecognizer(supported_entity="US_SSN", patterns=[presidio.Pattern("ssn", r"\b\d{3}-\d{2}-\d{4}\b", 0.8)])
+    ours = PresidioRecognizer(ssn)
+    assert isinstance(ours, Recognizer) and ours.categories == {Category.ID}
+    assert ours.analyze("SSN 123-45-6789") == [Span(4, 15, Category.ID, 0.8, "presidio:PatternRecognizer")]
+    assert ours.analyze("SSN 123-45-6789", entities=[Category.DATE]) == []
+
+
+def test_a_presidio_recognizer_with_no_mapped_entity_is_refused(presidio):
+    from deid_core.recognizers.presidio_adapter import PresidioRecognizer
+
+    nrp = presidio.PatternRecognizer(supported_entity="NRP", patterns=[presidio.Pattern("x", r"\bx\b", 0.5)])
+    with pytest.raises(LabelMapError):
+        PresidioRecognizer(nrp)
+
+
+def test_presidio_spacy_ner_runs_on_a_packaged_small_model(presidio):
+    from deid_core.recognizers.presidio_adapter import PresidioRecognizer, installed_spacy_model, small_spacy_engine
+
+    if installed_spacy_model() is None:
+        pytest.skip("no small English spaCy model is installed as a package")
+    from presidio_analyzer.predefined_recognizers import SpacyRecognizer
+
+    labels = LabelMap.presidio().with_labels({"NRP": "OTHER"})
+    ner = PresidioRecognizer(SpacyRecognizer(), labels, nlp_engine=small_spacy_engine())
+    text = "John Smith was seen on March 3."
+    got = {text[s.start : s.end]: s.category for s in ner.analyze(text)}
+    assert got.get("John Smith") is Category.PATIENT
+
+
+def test_our_recognizer_runs_inside_a_presidio_registry(presidio):
+    from deid_core.recognizers.presidio_adapter import PresidioAnalyzerRecognizer, presidio_analyzer, to_presidio
+
+    wrapped = to_presidio(DateRecognizer(), entity_names={Category.DATE: "DATE_TIME"})
+    assert isinstance(wrapped, presidio.EntityRecognizer)
+    registry = presidio.RecognizerRegistry(supported_languages=["en"])
+    registry.add_recognizer(wrapped)
+    engine = presidio_analyzer([wrapped])
+    results = engine.analyze(text="Seen on 03/04/2019 and BP 120/80.", language="en")
+    assert [(r.entity_type, r.start, r.end) for r in results] == [("DATE_TIME", 8, 18)]
+    # and back again, through the whole analyzer
+    back = PresidioAnalyzerRecognizer(engine)
+    assert back.analyze("Seen on 03/04/2019.") == [Span(8, 18, Category.DATE, 0.95, "presidio")]
+
+
+def test_two_categories_cannot_share_one_presidio_name(presidio):
+    from deid_core.recognizers.presidio_adapter import to_presidio
+
+    both = build_default_pipeline(DetectConfig(recognizers=("date", "age")))
+    with pytest.raises(LabelMapError):
+        to_presidio(both, entity_names={Category.DATE: "X", Category.AGE: "X"})
+
+
+# ----------------------------------------------------------------- detect CLI
+def run_detect(tmp_path: Path, capsys, lines: list[str], *extra: str) -> tuple[int, list[dict], str]:
+    src = tmp_path / "notes.jsonl"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "spans.jsonl"
+    code = cli_main(["detect", "--in", str(src), "--out", str(out), *extra])
+    err = capsys.readouterr().err
+    rows = [json.loads(l) for l in out.read_text(encoding="utf-8").splitlines()] if out.exists() else []
+    return code, rows, err
+
+
+def test_detect_writes_one_line_per_input_line_and_reports_bad_ones(tmp_path, capsys):
+    lines = [
+        json.dumps({"id": "a", "patient_id": "P1", "text": "Patient: Wiremu Tane-Kahu, seen 03/04/2019."}),
+        "{not json",
+        json.dumps({"id": "c", "text": 42}),
+        json.dumps({"id": "d", "patient_id": "P1", "text": "Tane-Kahu phoned."}),
+    ]
+    code, rows, err = run_detect(tmp_path, capsys, lines)
+    assert code == 1
+    assert [r.get("id") for r in rows] == ["a", None, "c", "d"]
+    assert rows[1]["line"] == 2 and "malformed JSON" in rows[1]["error"]
+    assert rows[2]["line"] == 3 and "text" in rows[2]["error"]
+    assert "line 2" in err and "line 3" in err
+    labels = {(s["start"], s["end"], s["label"]) for s in rows[0]["spans"]}
+    assert (9, 25, "PATIENT") in labels and (32, 42, "DATE") in labels
+    assert rows[0]["spans"][0].keys() == {"start", "end", "label", "score", "source"}
+    assert [(s["start"], s["end"], s["label"]) for s in rows[3]["spans"]] == [(0, 9, "PATIENT")]
+
+
+def test_detect_exits_zero_when_every_line_is_good(tmp_path, capsys):
+    code, rows, _ = run_detect(tmp_path, capsys, [json.dumps({"id": 1, "text": "Nothing to see."})])
+    assert code == 0 and rows == [{"id": "1", "spans": []}]
+
+
+def test_detect_reads_recognizers_and_site_lists_from_the_config(tmp_path, capsys):
+    (tmp_path / "lists").mkdir()
+    (tmp_path / "lists" / "hospital.txt").write_text("NGIA\n", encoding="utf-8")
+    cfg = tmp_path / "deid.toml"
+    cfg.write_text('[detect]\ngazetteer_dir = "lists"\nrecognizers = ["gazetteer"]\n', encoding="utf-8")
+    code, rows, _ = run_detect(tmp_path, capsys, [json.dumps({"id": "a", "text": "At NGIA on 03/04/2019."})], "--config", str(cfg))
+    assert code == 0
+    assert [(s["start"], s["end"], s["label"]) for s in rows[0]["spans"]] == [(3, 7, "HOSPITAL")]
+
+
+def test_detect_config_rejects_unknown_keys_and_recognizers():
+    with pytest.raises(DetectConfigError, match="unknown key"):
+        DetectConfig.from_mapping({"gazeteer_dir": "x"})
+    with pytest.raises(DetectConfigError, match="regex"):
+        DetectConfig.from_mapping({"recognizers": ["regex"]})
+
+
+def test_detect_with_a_bad_config_fails_before_writing(tmp_path, capsys):
+    cfg = tmp_path / "deid.toml"
+    cfg.write_text('[detect]\nrecognizers = ["nope"]\n', encoding="utf-8")
+    code, rows, err = run_detect(tmp_path, capsys, [json.dumps({"id": "a", "text": "x"})], "--config", str(cfg))
+    assert code == 2 and rows == [] and "nope" in err
+
+
+# -------------------------------------------------------------------- recall
+def _score(notes, golds, preds, tau=0.5):
+    tp = fn = fp = 0
+    for gold, pred in zip(golds, preds):
+        used: set[int] = set()
+        for g in gold:
+            best = None
+            for j, p in enumerate(pred):
+                if j in used or p.category is not g.category:
+                    continue
+                inter = min(g.end, p.end) - max(g.start, p.start)
+                union = max(g.end, p.end) - min(g.start, p.start)
+                if inter > 0 and inter / union >= tau:
+                    best = j
+                    break
+            if best is None:
+                fn += 1
+            else:
+                used.add(best)
+                tp += 1
+        fp += len([p for j, p in enumerate(pred) if j not in used and p.category in PHI])
+    return tp / (tp + fn), tp / (tp + fp)
+
+
+def test_rules_reach_the_recall_and_precision_targets_on_the_dev_notes(pipeline):
+    rows = [json.loads(l) for l in (FIXTURES / "dev_notes.jsonl").read_text(encoding="utf-8").splitlines() if l.strip()]
+    notes = [BatchNote(r["id"], r["text"], r["patient_id"]) for r in rows]
+    golds = [[span_from_dict(r["id"], i, s) for i, s in enumerate(r["spans"])] for r in rows]
+    recall, precision = _score(notes, golds, pipeline.analyze_batch(notes))
+    assert recall >= 0.9 and precision >= 0.85
+
+
+def test_rules_reach_the_recall_and_precision_targets_on_synthetic_notes(pipeline):
+    synth = pytest.importorskip("deid_core.synth")
+    notes = synth.generate_notes(40, seed=2024)
+    batch = [BatchNote(n.id, n.text, n.patient_id) for n in notes]
+    recall, precision = _score(batch, [list(n.spans) for n in notes], pipeline.analyze_batch(batch))
+    assert recall >= 0.9 and precision >= 0.85

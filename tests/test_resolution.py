@@ -1,0 +1,127 @@
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deid_core.resolution import join_sources, merge_adjacent, resolve
+from deid_core.spans import PRECEDENCE, Category, Span
+
+P, D, H, L = Category.PATIENT, Category.DATE, Category.HOSPITAL, Category.LOCATION
+
+
+def covered(spans) -> set[int]:
+    return {i for s in spans for i in range(s.start, s.end)}
+
+
+def test_overlapping_spans_of_one_category_unite_keeping_best_score_and_all_sources():
+    out = resolve([Span(0, 5, P, 0.5, "names"), Span(3, 9, P, 0.9, "propagation")])
+    assert out == [Span(0, 9, P, 0.9, "names+propagation")]
+
+
+def test_touching_spans_stay_separate():
+    out = resolve([Span(0, 4, D, 0.9, "a"), Span(4, 8, D, 0.9, "b")])
+    assert [(s.start, s.end) for s in out] == [(0, 4), (4, 8)]
+
+
+def test_partial_overlap_across_categories_goes_to_precedence_and_covers_both():
+    # neither span covers the other: DATE precedes PATIENT
+    out = resolve([Span(0, 6, P, 0.9, "names"), Span(4, 12, D, 0.8, "date")])
+    assert out == [Span(0, 12, D, 0.8, "names+date")]
+
+
+def test_span_covering_the_whole_cluster_wins_over_precedence():
+    # "St. Mary's Hospital" with a name inside: the broader hospital reading is kept
+    out = resolve([Span(0, 19, H, 0.8, "facility"), Span(4, 8, P, 0.5, "names")])
+    assert len(out) == 1 and out[0].category is H and (out[0].start, out[0].end) == (0, 19)
+
+
+def test_among_covering_spans_the_higher_score_wins():
+    out = resolve([Span(0, 10, Category.ID, 0.5, "id"), Span(0, 10, Category.PHONE, 0.8, "phone")])
+    assert out[0].category is Category.PHONE
+
+
+def test_equal_covering_spans_fall_back_to_precedence():
+    out = resolve([Span(0, 10, Category.ID, 0.8, "id"), Span(0, 10, Category.PHONE, 0.8, "phone")])
+    assert out[0].category is Category.ID
+
+
+def test_category_whose_pieces_cover_the_cluster_wins():
+    # street + "City, ST ZIP" overlap, a name overlaps both: the address reading covers it all
+    spans = [Span(0, 30, L, 0.9, "street"), Span(22, 40, L, 0.85, "city"), Span(5, 12, P, 0.5, "names"), Span(22, 30, Category.DOCTOR, 0.9, "cred")]
+    out = resolve(spans)
+    assert out == [Span(0, 40, L, 0.9, "street+names+city+cred")]
+
+
+def test_precedence_can_be_reordered():
+    spans = [Span(0, 6, P, 0.9, "a"), Span(4, 12, D, 0.9, "b")]
+    out = resolve(spans, precedence=(P, D))
+    assert out[0].category is P
+
+
+def test_transitive_overlaps_form_one_cluster():
+    spans = [Span(0, 4, D), Span(3, 8, D), Span(7, 12, D), Span(20, 22, D)]
+    assert [(s.start, s.end) for s in resolve(spans)] == [(0, 12), (20, 22)]
+
+
+def test_join_sources_keeps_each_name_once_in_order():
+    assert join_sources([Span(0, 1, D, source="a+b"), Span(0, 1, D, source="b"), Span(0, 1, D, source="c")]) == "a+b+c"
+
+
+spans_strategy = st.lists(
+    st.builds(
+        lambda start, length, cat, score: Span(start, start + length, cat, score, f"r{start % 3}"),
+        st.integers(0, 60),
+        st.integers(1, 15),
+        st.sampled_from(list(Category)),
+        st.floats(0, 1),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(spans_strategy)
+def test_resolution_covers_every_flagged_character_and_nothing_else(spans):
+    out = resolve(spans)
+    assert covered(out) == covered(spans)
+
+
+@settings(max_examples=200, deadline=None)
+@given(spans_strategy)
+def test_resolved_spans_are_sorted_disjoint_and_typed_by_a_member(spans):
+    out = resolve(spans)
+    for a, b in zip(out, out[1:]):
+        assert a.end <= b.start
+    for s in out:
+        members = [m for m in spans if m.start < s.end and s.start < m.end]
+        assert s.category in {m.category for m in members}
+        assert s.score in {m.score for m in members if m.category is s.category}
+
+
+@settings(max_examples=100, deadline=None)
+@given(spans_strategy)
+def test_resolution_is_idempotent(spans):
+    once = resolve(spans)
+    assert [(s.start, s.end, s.category) for s in resolve(once)] == [(s.start, s.end, s.category) for s in once]
+
+
+def test_default_precedence_puts_structured_categories_before_names():
+    assert PRECEDENCE.index(Category.ID) < PRECEDENCE.index(P) < PRECEDENCE.index(L)
+
+
+def test_address_pieces_separated_by_a_comma_are_merged():
+    text = "12 Elm St, Salem, MA 01970"
+    pieces = [Span(0, 9, L, 0.9, "street"), Span(11, 16, L, 0.7, "city"), Span(18, 26, L, 0.8, "zip")]
+    assert merge_adjacent(pieces, text) == [Span(0, 26, L, 0.9, "street+city+zip")]
+
+
+def test_city_and_state_without_number_stay_two_places():
+    text = "lives in Salem, Oregon"
+    pieces = [Span(9, 14, L), Span(16, 22, L)]
+    assert merge_adjacent(pieces, text) == pieces
+
+
+def test_merge_never_joins_different_categories_or_distant_spans():
+    text = "12 Elm St and Mercy Hospital, 01970"
+    spans = [Span(0, 9, L), Span(14, 28, H), Span(30, 35, L)]
+    assert merge_adjacent(spans, text) == spans
