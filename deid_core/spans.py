@@ -55,12 +55,6 @@ PRECEDENCE: tuple[Category, ...] = (
     Category.LOCATION,
     Category.OTHER,
 )
-_RANK = {c: i for i, c in enumerate(PRECEDENCE)}
-
-
-def category_rank(category: Category) -> int:
-    """Lower ranks win overlaps; see :data:`PRECEDENCE`."""
-    return _RANK[category]
 
 
 class SpanError(ValueError):

@@ -1,8 +1,8 @@
 """Apply the configured strategy to every span of a note, failing closed.
 
-Overlapping spans are first united into one region, typed by the
-highest-precedence category among them (:data:`deid_core.spans.PRECEDENCE`),
-so no character of either survives.  Any error while replacing a region
+Overlapping spans are first united into one region by
+:func:`deid_core.resolution.resolve`, which types it by the documented
+precedence, so no character of either survives.  Any error while replacing a region
 masks it with a typed placeholder and records the error class, never the
 original text.  A note with dates to shift and no patient id is an error
 for the whole note, not a random offset.
@@ -10,6 +10,7 @@ for the whole note, not a random offset.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Iterable
@@ -20,7 +21,8 @@ from deid_core.anonymizer.fpe import IdCipher
 from deid_core.anonymizer.hashing import OpaqueHasher
 from deid_core.config import AnonymizerConfig
 from deid_core.keys import Purpose, StudyKey
-from deid_core.spans import Category, Span, SpanError, category_rank, validate_spans
+from deid_core.resolution import resolve
+from deid_core.spans import Category, Span, SpanError, validate_spans
 
 
 class AnonymizationError(ValueError):
@@ -71,28 +73,14 @@ class _Region:
 
 
 def _regions(spans: tuple[Span, ...]) -> list[_Region]:
-    """Union overlapping spans (sort + sweep, O(n log n))."""
-    order = sorted(range(len(spans)), key=lambda i: (spans[i].start, spans[i].end))
-    regions: list[_Region] = []
-    cur: list[int] = []
-    cur_end = -1
-    for i in order:
-        s = spans[i]
-        if cur and s.start < cur_end:
-            cur.append(i)
-            cur_end = max(cur_end, s.end)
-            continue
-        if cur:
-            regions.append(_close(spans, cur, cur_end))
-        cur, cur_end = [i], s.end
-    if cur:
-        regions.append(_close(spans, cur, cur_end))
-    return regions
-
-
-def _close(spans: tuple[Span, ...], members: list[int], end: int) -> _Region:
-    category = min((spans[i].category for i in members), key=category_rank)
-    return _Region(spans[members[0]].start, end, category, tuple(members))
+    """Unite overlapping spans with :func:`deid_core.resolution.resolve` and
+    remember which input spans each united region covers."""
+    merged = resolve(spans)
+    starts = [m.start for m in merged]
+    members: list[list[int]] = [[] for _ in merged]
+    for i, span in enumerate(spans):
+        members[bisect_right(starts, span.start) - 1].append(i)
+    return [_Region(m.start, m.end, m.category, tuple(idx)) for m, idx in zip(merged, members)]
 
 
 class Anonymizer:
