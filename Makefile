@@ -19,9 +19,12 @@ install-test: venv
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
 
+KEY    := .deid/demo-study.key
+
 run: install
-	@mkdir -p $(OUT)
-	$(BIN)/deid demo --in samples/notes.jsonl --out-dir $(OUT)
+	@mkdir -p -m 700 .deid
+	@test -f $(KEY) || $(BIN)/deid keygen --study demo --out $(KEY)
+	$(BIN)/deid run --in samples/notes.jsonl --out $(OUT)/deidentified.jsonl --key-file $(KEY)
 
 services:
 	@bash scripts/services.sh

@@ -1,0 +1,109 @@
+"""Celery settings for the worker fleet, kept in one place.
+
+Delivery is at-least-once and every write is idempotent, so a crashed worker
+loses nothing and duplicates nothing:
+
+* late acks and reject-on-worker-lost: a message leaves the broker only
+  after its task finished; a worker that dies mid-task gives it back;
+* prefetch 1: a worker never holds messages it is not running (GPU workers
+  take one batch at a time, and a dead worker strands nothing);
+* the visibility timeout is above the longest task (the hard time limit),
+  so the broker never redelivers a task that is still running;
+* a redelivered message is counted in the state store, and a note delivered
+  more than ``max_deliveries`` times at one stage is failed with its error
+  instead of looping (see ``fleet/stages.py``).
+
+Messages carry a batch id and item ids only (claim-check), never note text,
+spans or keys.  Everything is read from the environment, so one file serves
+every worker; ``DEID_QUEUE_PREFIX`` lets several fleets (or test runs) share
+one Redis without seeing each other's queues.
+"""
+
+import os
+
+from kombu import Exchange, Queue
+
+QUEUE_PREFIX = os.environ.get("DEID_QUEUE_PREFIX", "")
+GPU_QUEUES = ("gpu.encoder", "gpu.generative")
+CPU_QUEUES = ("cpu.rules", "cpu.qc", "cpu.verify", "cpu.anonymize")
+ALL_QUEUES = GPU_QUEUES + CPU_QUEUES
+#: Where a GPU recognize task goes when no worker serves its GPU queue.
+CPU_FALLBACK_QUEUE = "cpu.rules"
+
+#: Task name -> queue (without prefix).  The stage plan lives in fleet/pipeline.py.
+TASK_QUEUES = {
+    "deid.recognize.encoder": "gpu.encoder",
+    "deid.recognize.generative": "gpu.generative",
+    "deid.recognize.rules": "cpu.rules",
+    "deid.resolve": "cpu.qc",
+    "deid.verify": "cpu.verify",
+    "deid.anonymize": "cpu.anonymize",
+}
+
+
+def queue_name(base: str, prefix: str | None = None) -> str:
+    return f"{QUEUE_PREFIX if prefix is None else prefix}{base}"
+
+
+def prefixed(prefix: str) -> dict:
+    """The settings that depend on the queue prefix, for an app built at run time."""
+    return {
+        "task_queues": tuple(
+            Queue(queue_name(q, prefix), Exchange(queue_name(q, prefix), type="direct"), routing_key=queue_name(q, prefix))
+            for q in ALL_QUEUES
+        ),
+        "task_routes": {task: {"queue": queue_name(q, prefix)} for task, q in TASK_QUEUES.items()},
+        "task_default_queue": queue_name(CPU_FALLBACK_QUEUE, prefix),
+        "control_exchange": f"{prefix}celery",
+    }
+
+
+def _int_env(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    return int(raw) if raw else default
+
+
+broker_url = os.environ.get("DEID_BROKER_URL", "redis://127.0.0.1:6379/0")
+broker_connection_retry_on_startup = True
+result_backend = None  # state lives in Postgres, not in the broker
+task_ignore_result = True
+
+_p = prefixed(QUEUE_PREFIX)
+task_queues = _p["task_queues"]
+task_routes = _p["task_routes"]
+task_default_queue = _p["task_default_queue"]
+control_exchange = _p["control_exchange"]
+del _p
+
+task_serializer = "json"
+accept_content = ["json"]
+
+task_acks_late = True
+task_reject_on_worker_lost = True
+worker_prefetch_multiplier = 1
+worker_cancel_long_running_tasks_on_connection_loss = True
+
+#: The longest any task may run (a GPU batch of the full token budget); the
+#: broker's visibility timeout must stay above it.
+task_time_limit = _int_env("DEID_TASK_TIME_LIMIT", 3600)
+task_soft_time_limit = max(1, task_time_limit - max(2, task_time_limit // 10))
+visibility_timeout = _int_env("DEID_VISIBILITY_TIMEOUT", 2 * task_time_limit)
+if visibility_timeout <= task_time_limit:
+    raise ValueError(
+        f"DEID_VISIBILITY_TIMEOUT ({visibility_timeout}s) must exceed the task time limit ({task_time_limit}s), "
+        "or the broker would hand a running task to a second worker"
+    )
+#: How often a worker looks for messages whose consumer died (unacked past the
+#: visibility timeout) and puts them back: a quarter of the timeout, at most a minute.
+broker_transport_options = {
+    "visibility_timeout": visibility_timeout,
+    "unacked_restore_interval": max(1, min(60, visibility_timeout // 4)),
+    "unacked_restore_throttle": 1,
+}
+
+#: CPU pools recycle a child above this resident size (KiB); 0 disables it.
+worker_max_memory_per_child = _int_env("DEID_MAX_MEMORY_PER_CHILD", 0) or None
+
+# Flower reads task and worker events.
+worker_send_task_events = True
+task_send_sent_event = True

@@ -1,0 +1,1 @@
+"""``deid`` subcommands for the fleet; each module exposes ``register(subparsers)``."""

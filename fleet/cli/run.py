@@ -1,0 +1,59 @@
+"""``deid run --in notes.jsonl --out out.jsonl --key-file FILE``: the embedded default.
+
+Detect, resolve, verify and anonymize in this process, over an SQLite
+store, with no broker and no server: the fleet's own stages on one machine.
+Bad records are reported on stderr (line, id, error class) and left out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from deid_core.cli.common import CliError, fail, key_from
+from fleet.cli.common import add_pipeline_arguments, pipeline_from
+from fleet.settings import FleetConfigError, load_fleet_settings
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="de-identify a JSONL file in one process (no broker, no server)")
+    p.add_argument("--in", dest="inp", required=True, type=Path, help="input JSONL: {id, patient_id, text}")
+    p.add_argument("--out", required=True, type=Path, help="output JSONL")
+    p.add_argument("--key-file", required=True, type=Path, help="study key file from `deid keygen`")
+    p.add_argument("--errors", type=Path, default=None, help="also write the failed records and why (JSONL)")
+    p.add_argument("--state", type=Path, default=None, help="SQLite state file: a re-run skips what is done (default: in memory)")
+    p.add_argument("--chunk-size", type=int, default=8, help="notes per stage call")
+    p.add_argument("--fleet-config", type=Path, default=None, help="fleet TOML, for [fleet.models] and defaults")
+    add_pipeline_arguments(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        key = key_from(args.key_file)
+        if not args.inp.exists():
+            raise CliError(f"input file {args.inp} does not exist")
+        if args.chunk_size < 1:
+            raise CliError("--chunk-size must be at least 1")
+        try:
+            settings = load_fleet_settings(args.fleet_config, env={})
+        except FleetConfigError as exc:
+            raise CliError(str(exc)) from None
+        pipeline = pipeline_from(args, settings)
+    except CliError as exc:
+        return fail("run", str(exc))
+    from fleet.embedded import run_embedded
+
+    result = run_embedded(
+        args.inp, args.out, key, pipeline, state=args.state, errors=args.errors, chunk_size=args.chunk_size, models=settings.models
+    )
+    for f in result.failures:
+        print(f"deid run: {args.inp}: line {f.line}: record {f.record_id!r}: {f.error_class}: {f.error}", file=sys.stderr)
+    st = result.status
+    print(
+        f"wrote {result.export.written} de-identified notes to {args.out} (key {key.key_id}); "
+        f"{st.failed} failed, {st.flagged} flagged for review, in {result.seconds:.2f}s"
+    )
+    return 1 if st.failed else 0
+

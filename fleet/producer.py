@@ -1,0 +1,387 @@
+"""The producer side: submit notes, follow a batch, export its results.
+
+:class:`FleetClient` is the Python API behind ``deid submit``, ``deid
+status`` and ``deid export``.  Submission writes note rows and items to the
+store and hands only ``(batch id, item ids)`` to a :class:`Dispatcher`
+(the claim-check); the Celery dispatcher puts those on the broker, the
+inline one runs the stages in this process.  A malformed record becomes a
+failed item with its error, so ``submitted == done + failed`` once a batch
+is complete, and every failed note says why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from deid_core.records import Record, RecordError, atomic_writer, dump, optional_str, read_jsonl
+from fleet.keystore import KeyStore, check_study_name
+from fleet.models import Batch, Configuration, Item, ItemStatus, NoteRow, Output, Study
+from fleet.pipeline import STAGE_SUBMIT, PipelineConfig
+from tasks.detect import estimate_tokens, token_batches
+
+
+class Dispatcher(Protocol):
+    def send(self, stage: str, batch_id: str, item_ids: list[int]) -> None: ...
+
+
+class SubmitError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    batch_id: str
+    submitted: int
+    rejected: int
+    messages: int
+
+
+@dataclass(frozen=True)
+class Failure:
+    line: int
+    record_id: str | None
+    error_class: str
+    error: str
+
+
+@dataclass(frozen=True)
+class BatchStatus:
+    batch_id: str
+    study: str
+    key_id: str
+    pipeline_version: str
+    submitted: int
+    pending: int
+    done: int
+    failed: int
+    flagged: int
+    pending_by_stage: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        return self.pending == 0
+
+    @property
+    def reconciles(self) -> bool:
+        return self.submitted == self.pending + self.done + self.failed
+
+    def to_dict(self) -> dict:
+        return {
+            "batch": self.batch_id,
+            "study": self.study,
+            "key_id": self.key_id,
+            "pipeline_version": self.pipeline_version,
+            "submitted": self.submitted,
+            "pending": self.pending,
+            "done": self.done,
+            "failed": self.failed,
+            "flagged": self.flagged,
+            "pending_by_stage": self.pending_by_stage,
+            "complete": self.complete,
+        }
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    written: int
+    failed: int
+    pending: int
+
+
+@dataclass(frozen=True)
+class IncomingNote:
+    """A record from any source, already checked, or the reason it was rejected."""
+
+    line: int
+    record_id: str | None
+    text: str | None = None
+    patient_id: str | None = None
+    error_class: str | None = None
+    error: str | None = None
+
+
+def incoming_from_records(items: Iterable[Record | RecordError]) -> Iterable[IncomingNote]:
+    for item in items:
+        if isinstance(item, RecordError):
+            yield IncomingNote(item.line, item.record_id, error_class="MalformedRecord", error=item.message)
+            continue
+        try:
+            patient = optional_str(item, "patient_id")
+        except ValueError as exc:
+            yield IncomingNote(item.line, item.id, error_class="MalformedRecord", error=str(exc))
+            continue
+        yield IncomingNote(item.line, item.id, item.data["text"], patient)
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class FleetClient:
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        keystore: KeyStore,
+        dispatcher: Dispatcher | None = None,
+        *,
+        chunk_size: int = 8,
+        gpu_token_budget: int = 16384,
+    ) -> None:
+        self.sessions = sessions
+        self.keystore = keystore
+        self.dispatcher = dispatcher
+        self.chunk_size = chunk_size
+        self.gpu_token_budget = gpu_token_budget
+
+    # -- submission ------------------------------------------------------
+    def submit_jsonl(self, path: Path | str, study: str, config: PipelineConfig) -> SubmitResult:
+        path = Path(path)
+        if not path.exists():
+            raise SubmitError(f"input file {path} does not exist")
+        return self.submit(incoming_from_records(read_jsonl(path)), study, config, source="jsonl")
+
+    def submit(self, notes: Iterable[IncomingNote], study: str, config: PipelineConfig, source: str = "api") -> SubmitResult:
+        check_study_name(study)
+        first_stage = config.stages[0]
+        with self.sessions.begin() as s:
+            key_id = self._study_key_id(s, study)
+            if s.get(Configuration, config.digest) is None:
+                s.add(Configuration(digest=config.digest, body=config.body))
+                s.flush()
+            batch = Batch(
+                id=uuid.uuid4().hex,
+                study_id=study,
+                key_id=key_id,
+                pipeline_version=config.version,
+                config_digest=config.digest,
+                source=source[:50],
+            )
+            s.add(batch)
+            s.flush()
+            incoming = list(notes)
+            existing = self._existing_notes(s, study, incoming)
+            seen: set[str] = set()
+            pending: list[tuple[Item, int]] = []
+            rejected = 0
+            for rec in incoming:
+                item = Item(batch_id=batch.id, line=rec.line, external_id=rec.record_id, stage=first_stage)
+                if rec.error_class is None and rec.record_id in seen:
+                    rec = IncomingNote(rec.line, rec.record_id, error_class="DuplicateRecord", error="this id appears earlier in the batch")
+                if rec.error_class is not None:
+                    item.stage, item.status = STAGE_SUBMIT, ItemStatus.FAILED
+                    item.error_class, item.error = rec.error_class, rec.error
+                    s.add(item)
+                    rejected += 1
+                    continue
+                seen.add(rec.record_id)
+                digest = _sha(rec.text)
+                note = existing.get((rec.record_id, digest))
+                if note is None:
+                    note = NoteRow(study_id=study, external_id=rec.record_id, patient_id=rec.patient_id, text=rec.text, text_sha256=digest)
+                    s.add(note)
+                    s.flush()
+                    existing[(rec.record_id, digest)] = note
+                item.note_id = note.id
+                s.add(item)
+                pending.append((item, estimate_tokens(rec.text)))
+            batch.submitted = len(incoming)
+            s.flush()
+            chunks = self._chunks([i.id for i, _ in pending], [t for _, t in pending], config.uses_gpu)
+            batch_id = batch.id
+        for chunk in chunks:
+            self._send(first_stage, batch_id, chunk)
+        return SubmitResult(batch_id, len(incoming), rejected, len(chunks))
+
+    def _study_key_id(self, s: Session, study: str) -> str:
+        row = s.get(Study, study)
+        if row is not None:
+            return row.key_id
+        key = self.keystore.load(study)
+        s.add(Study(id=study, key_id=key.key_id))
+        s.flush()
+        return key.key_id
+
+    @staticmethod
+    def _existing_notes(s: Session, study: str, incoming: Sequence[IncomingNote]) -> dict[tuple[str, str], NoteRow]:
+        ids = sorted({r.record_id for r in incoming if r.error_class is None})
+        out: dict[tuple[str, str], NoteRow] = {}
+        for start in range(0, len(ids), 500):
+            rows = s.scalars(select(NoteRow).where(NoteRow.study_id == study, NoteRow.external_id.in_(ids[start : start + 500])))
+            for n in rows:
+                out[(n.external_id, n.text_sha256)] = n
+        return out
+
+    def _chunks(self, ids: list[int], tokens: list[int], gpu: bool) -> list[list[int]]:
+        """Fixed-size chunks; with a GPU recognizer, also within the token budget."""
+        out: list[list[int]] = []
+        for start in range(0, len(ids), self.chunk_size):
+            part = ids[start : start + self.chunk_size]
+            if gpu:
+                sizes = tokens[start : start + self.chunk_size]
+                out.extend([part[i] for i in group] for group in token_batches(sizes, self.gpu_token_budget))
+            else:
+                out.append(part)
+        return out
+
+    def _send(self, stage: str, batch_id: str, ids: list[int]) -> None:
+        if self.dispatcher is None:
+            raise SubmitError("this client has no dispatcher; it can only read batches")
+        self.dispatcher.send(stage, batch_id, ids)
+
+    def resume(self, batch_id: str) -> int:
+        """Re-send every pending item at its current stage (after a lost message or a producer crash)."""
+        with self.sessions() as s:
+            self._batch(s, batch_id)
+            rows = s.execute(
+                select(Item.stage, Item.id).where(Item.batch_id == batch_id, Item.status == ItemStatus.PENDING).order_by(Item.id)
+            ).all()
+        by_stage: dict[str, list[int]] = {}
+        for stage, item_id in rows:
+            by_stage.setdefault(stage, []).append(item_id)
+        sent = 0
+        for stage, ids in by_stage.items():
+            for start in range(0, len(ids), self.chunk_size):
+                self._send(stage, batch_id, ids[start : start + self.chunk_size])
+                sent += 1
+        return sent
+
+    # -- reading ---------------------------------------------------------
+    @staticmethod
+    def _batch(s: Session, batch_id: str) -> Batch:
+        batch = s.get(Batch, batch_id)
+        if batch is None:
+            raise SubmitError(f"no batch {batch_id!r}")
+        return batch
+
+    def status(self, batch_id: str) -> BatchStatus:
+        with self.sessions() as s:
+            batch = self._batch(s, batch_id)
+            counts = dict(
+                s.execute(select(Item.status, func.count()).where(Item.batch_id == batch_id).group_by(Item.status)).all()
+            )
+            by_stage = dict(
+                s.execute(
+                    select(Item.stage, func.count())
+                    .where(Item.batch_id == batch_id, Item.status == ItemStatus.PENDING)
+                    .group_by(Item.stage)
+                ).all()
+            )
+            flagged = s.scalar(select(func.count()).where(Item.batch_id == batch_id, Item.flagged.is_(True))) or 0
+            return BatchStatus(
+                batch_id=batch.id,
+                study=batch.study_id,
+                key_id=batch.key_id,
+                pipeline_version=batch.pipeline_version,
+                submitted=batch.submitted,
+                pending=counts.get(ItemStatus.PENDING, 0),
+                done=counts.get(ItemStatus.DONE, 0),
+                failed=counts.get(ItemStatus.FAILED, 0),
+                flagged=flagged,
+                pending_by_stage=by_stage,
+            )
+
+    def wait(self, batch_id: str, timeout: float | None = None, poll: float = 0.5) -> BatchStatus:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            st = self.status(batch_id)
+            if st.complete or (deadline is not None and time.monotonic() >= deadline):
+                return st
+            time.sleep(poll)
+
+    def failures(self, batch_id: str) -> list[Failure]:
+        with self.sessions() as s:
+            self._batch(s, batch_id)
+            rows = s.execute(
+                select(Item.line, Item.external_id, Item.error_class, Item.error)
+                .where(Item.batch_id == batch_id, Item.status == ItemStatus.FAILED)
+                .order_by(Item.line)
+            ).all()
+        return [Failure(line, rid, ec or "", err or "") for line, rid, ec, err in rows]
+
+    def results(self, batch_id: str) -> Iterable[dict]:
+        """De-identified records of the batch's done items, in input order."""
+        with self.sessions() as s:
+            batch = self._batch(s, batch_id)
+            rows = s.execute(
+                select(Item.external_id, Item.flagged, NoteRow.patient_id, Output.text, Output.spans_json)
+                .join(NoteRow, NoteRow.id == Item.note_id)
+                .join(
+                    Output,
+                    (Output.note_id == Item.note_id)
+                    & (Output.key_id == batch.key_id)
+                    & (Output.pipeline_version == batch.pipeline_version),
+                )
+                .where(Item.batch_id == batch_id, Item.status == ItemStatus.DONE)
+                .order_by(Item.line)
+            )
+            for rid, flagged, patient, text, spans_json in rows:
+                yield {
+                    "id": rid,
+                    "patient_id": patient,
+                    "text": text,
+                    "spans": json.loads(spans_json),
+                    "key_id": batch.key_id,
+                    "pipeline_version": batch.pipeline_version,
+                    "flagged": bool(flagged),
+                }
+
+    def export(self, batch_id: str, out: Path | str, errors: Path | str | None = None) -> ExportResult:
+        st = self.status(batch_id)
+        written = 0
+        with atomic_writer(out) as fh:
+            for record in self.results(batch_id):
+                fh.write(dump(record) + "\n")
+                written += 1
+        if errors is not None:
+            with atomic_writer(errors) as fh:
+                for f in self.failures(batch_id):
+                    fh.write(dump({"id": f.record_id, "line": f.line, "error_class": f.error_class, "error": f.error}) + "\n")
+        return ExportResult(written, st.failed, st.pending)
+
+
+@dataclass
+class Connection:
+    """An open store (and, for submitting, the broker) for one fleet configuration."""
+
+    client: FleetClient
+    engine: object
+
+    def close(self) -> None:
+        self.engine.dispose()  # type: ignore[attr-defined]
+
+    def __enter__(self) -> FleetClient:
+        return self.client
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def connect(settings, *, dispatch: bool = True) -> Connection:
+    """A :class:`FleetClient` on the settings' store; with ``dispatch`` it sends to Celery."""
+    from fleet.db import make_engine, session_factory
+    from fleet.keystore import DirectoryKeyStore
+
+    engine = make_engine(settings.database_url, settings.database_schema)
+    dispatcher = None
+    if dispatch:
+        from tasks.pipeline import CeleryDispatcher
+
+        dispatcher = CeleryDispatcher.for_settings(settings)
+    client = FleetClient(
+        session_factory(engine),
+        DirectoryKeyStore(settings.key_dir),
+        dispatcher,
+        chunk_size=settings.chunk_size,
+        gpu_token_budget=settings.gpu_token_budget,
+    )
+    return Connection(client, engine)

@@ -1,0 +1,158 @@
+"""Fleet settings: one validated object from a TOML file and the environment.
+
+The pipeline's own settings (anonymizer, detect) stay in the ``deid_core``
+TOML file, named here by ``pipeline_config``; this file only says where the
+state, the broker, the keys and the models are.  Environment variables win
+over the file so a container can be pointed elsewhere without a new file.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+RECOGNIZER_KINDS: tuple[str, ...] = ("rules", "encoder", "generative")
+
+#: Environment variable -> field of :class:`FleetSettings`.
+ENV_OVERRIDES: dict[str, str] = {
+    "DEID_DATABASE_URL": "database_url",
+    "DEID_DATABASE_SCHEMA": "database_schema",
+    "DEID_BROKER_URL": "broker_url",
+    "DEID_QUEUE_PREFIX": "queue_prefix",
+    "DEID_KEY_DIR": "key_dir",
+    "DEID_PIPELINE_CONFIG": "pipeline_config",
+}
+
+
+class FleetConfigError(ValueError):
+    pass
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ModelSpec(_Strict):
+    """Where a worker finds a recognizer: ``factory`` is ``module:callable``.
+
+    The callable gets ``device`` ("cuda" or "cpu") and the ``options`` as
+    keyword arguments and returns an object with ``detect_batch(notes)`` or
+    ``analyze(text)``.  Only the worker's own file names factories; a batch
+    only names recognizer kinds, so a submitter cannot make a worker import
+    code.
+    """
+
+    factory: str
+    options: dict = Field(default_factory=dict)
+
+    @field_validator("factory")
+    @classmethod
+    def _has_colon(cls, value: str) -> str:
+        module, _, attr = value.partition(":")
+        if not module or not attr:
+            raise ValueError("factory must read 'package.module:callable'")
+        return value
+
+
+class WarehouseSettings(_Strict):
+    """A source table of notes and a target table for de-identified ones."""
+
+    source_url: str = ""
+    source_table: str = "notes"
+    id_column: str = "note_id"
+    text_column: str = "note_text"
+    patient_column: str | None = "patient_id"
+    target_url: str = ""
+    target_table: str = "deid_notes"
+
+
+class FleetSettings(_Strict):
+    database_url: str = "postgresql+psycopg://postgres@127.0.0.1:5432/deid"
+    database_schema: str | None = None
+    broker_url: str = "redis://127.0.0.1:6379/0"
+    queue_prefix: str = ""
+    key_dir: Path = Path("keys")
+    pipeline_config: Path | None = None
+    recognizers: tuple[str, ...] = ("rules",)
+    chunk_size: int = Field(default=8, ge=1, le=1000)
+    gpu_token_budget: int = Field(default=16384, ge=64, description="Estimated tokens per GPU task.")
+    gpu_fallback: Literal["auto", "always", "never"] = "auto"
+    verifier_threshold: float = Field(default=0.5, ge=0.0, le=1.0)
+    max_deliveries: int = Field(default=4, ge=1, le=100)
+    models: dict[str, ModelSpec] = Field(default_factory=dict)
+    warehouse: WarehouseSettings = Field(default_factory=WarehouseSettings)
+
+    @field_validator("recognizers")
+    @classmethod
+    def _known_kinds(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        if not value:
+            raise ValueError("at least one recognizer is needed")
+        bad = [v for v in value if v not in RECOGNIZER_KINDS]
+        if bad:
+            raise ValueError(f"unknown recognizer kind(s) {bad} (known: {', '.join(RECOGNIZER_KINDS)})")
+        if len(set(value)) != len(value):
+            raise ValueError("a recognizer kind is listed twice")
+        return value
+
+    @field_validator("models")
+    @classmethod
+    def _known_models(cls, value: dict[str, ModelSpec]) -> dict[str, ModelSpec]:
+        bad = [k for k in value if k not in RECOGNIZER_KINDS]
+        if bad:
+            raise ValueError(f"models: unknown recognizer kind(s) {bad}")
+        return value
+
+    def with_overrides(self, **changes: object) -> "FleetSettings":
+        data = self.model_dump()
+        data.update({k: v for k, v in changes.items() if v is not None})
+        return FleetSettings.model_validate(data)
+
+    def worker_environment(self) -> dict[str, str]:
+        """What a worker process needs in its environment to join this fleet."""
+        env = {
+            "DEID_DATABASE_URL": self.database_url,
+            "DEID_BROKER_URL": self.broker_url,
+            "DEID_QUEUE_PREFIX": self.queue_prefix,
+            "DEID_KEY_DIR": str(self.key_dir),
+        }
+        if self.database_schema:
+            env["DEID_DATABASE_SCHEMA"] = self.database_schema
+        if self.pipeline_config is not None:
+            env["DEID_PIPELINE_CONFIG"] = str(self.pipeline_config)
+        return env
+
+
+def load_fleet_settings(path: Path | str | None = None, env: dict[str, str] | None = None) -> FleetSettings:
+    """The ``[fleet]`` table of ``path`` (or of ``$DEID_FLEET_CONFIG``), then the environment."""
+    env = dict(os.environ) if env is None else env
+    raw: dict = {}
+    path = path if path is not None else env.get("DEID_FLEET_CONFIG") or None
+    if path is not None:
+        path = Path(path)
+        try:
+            doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise FleetConfigError(f"fleet configuration {path} does not exist") from None
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise FleetConfigError(f"fleet configuration {path} is not valid TOML: {exc}") from None
+        unknown = sorted(set(doc) - {"fleet"})
+        if unknown:
+            raise FleetConfigError(f"fleet configuration {path}: unknown table(s) {', '.join(unknown)}")
+        raw = dict(doc.get("fleet", {}))
+        for key in ("key_dir", "pipeline_config"):
+            if isinstance(raw.get(key), str) and not Path(raw[key]).is_absolute():
+                raw[key] = str(path.parent / raw[key])
+    for var, field in ENV_OVERRIDES.items():
+        if env.get(var):
+            raw[field] = env[var]
+    try:
+        return FleetSettings.model_validate(raw)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or '(top)'}: {err['msg']}" for err in exc.errors()
+        )
+        raise FleetConfigError(f"fleet configuration: {problems}") from None

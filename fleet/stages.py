@@ -1,0 +1,429 @@
+"""The stage executor: one stage, one batch, a list of item ids.
+
+The Celery tasks and the embedded runner both call :func:`execute_stage`;
+the only difference between them is who carries the returned item ids to
+the next stage.  Each call:
+
+1. counts a delivery on every item it was handed, and fails an item that
+   has been delivered more than ``max_deliveries`` times at one stage (a
+   note that kills its worker must not loop forever).  A redelivered chunk
+   of several notes is first split into single-note messages, so a poison
+   note only takes itself down;
+2. skips notes whose ``(note, stage, pipeline_version, key_id)`` already
+   ran, so redelivery and re-submission redo nothing;
+3. runs the pure ``deid_core`` stage per note, isolating failures: a note
+   that fails records its error class and message and leaves the rest;
+4. writes results, the stage run and the item's advance in one
+   transaction, and an audit row saying what ran where.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from deid_core.anonymizer.engine import Anonymizer, Note
+from deid_core.resolution import merge_adjacent, resolve
+from deid_core.spans import Category, Span, span_to_dict
+from fleet.keystore import KeyStore, load_checked
+from fleet.models import (
+    AuditEntry,
+    Batch,
+    Configuration,
+    Item,
+    ItemStatus,
+    NoteRow,
+    Output,
+    SpanRow,
+    StageRun,
+    VerifierScore,
+    utcnow,
+)
+from fleet.pipeline import STAGE_ANONYMIZE, STAGE_DONE, STAGE_RESOLVE, STAGE_VERIFY, PipelineConfig, stage_kind
+from fleet.settings import ModelSpec
+from fleet.verifier import ResidualPatternVerifier, Verifier
+from tasks.detect import DetectNote, detect_isolated
+
+RESOLVED = "resolved"
+REDELIVERY_LIMIT = "RedeliveryLimitExceeded"
+
+
+class StageError(RuntimeError):
+    """The message itself is wrong (unknown batch or stage): nothing to retry."""
+
+
+def default_worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+@dataclass
+class StageContext:
+    sessions: sessionmaker[Session]
+    keystore: KeyStore
+    models: Mapping[str, ModelSpec] = field(default_factory=dict)
+    device: str | None = None
+    worker: str = field(default_factory=default_worker_name)
+    max_deliveries: int = 4
+    verifier: Verifier = field(default_factory=ResidualPatternVerifier)
+    detector_loader: Callable[..., object] | None = None
+
+
+@dataclass
+class StageResult:
+    stage: str
+    next_stage: str
+    forward: list[int] = field(default_factory=list)
+    resend: list[list[int]] = field(default_factory=list)
+    done: int = 0
+    failed: int = 0
+    skipped: int = 0
+
+
+@dataclass
+class _Ok:
+    rows: list = field(default_factory=list)
+    flagged: bool | None = None
+
+
+_CONFIGS: dict[str, PipelineConfig] = {}
+#: By key id and anonymizer settings: surrogate pools load once per process, not per batch.
+_ANONYMIZERS: dict[tuple[str, str], Anonymizer] = {}
+
+
+def config_for(session: Session, digest: str) -> PipelineConfig:
+    found = _CONFIGS.get(digest)
+    if found is None:
+        row = session.get(Configuration, digest)
+        if row is None:
+            raise StageError(f"configuration {digest[:12]} is not in the store")
+        found = _CONFIGS[digest] = PipelineConfig.from_body(row.body)
+    return found
+
+
+def spans_by_note(session: Session, note_ids: Sequence[int], recognizers: Sequence[str], version: str) -> dict[int, list[Span]]:
+    out: dict[int, list[Span]] = {n: [] for n in note_ids}
+    rows = session.scalars(
+        select(SpanRow)
+        .where(SpanRow.note_id.in_(list(note_ids)), SpanRow.recognizer.in_(list(recognizers)), SpanRow.pipeline_version == version)
+        .order_by(SpanRow.note_id, SpanRow.start, SpanRow.end, SpanRow.id)
+    )
+    for r in rows:
+        out[r.note_id].append(Span(r.start, r.end, Category(r.category), r.score, r.source))
+    return out
+
+
+def _span_rows(note_id: int, recognizer: str, version: str, spans: Sequence[Span]) -> list[SpanRow]:
+    return [
+        SpanRow(
+            note_id=note_id,
+            recognizer=recognizer,
+            pipeline_version=version,
+            start=s.start,
+            end=s.end,
+            category=s.category.value,
+            score=float(s.score),
+            source=s.source[:500],
+        )
+        for s in spans
+    ]
+
+
+def error_text(exc: BaseException) -> str:
+    return str(exc)[:2000] or type(exc).__name__
+
+
+# -- stage bodies: (context, session, batch, config, notes) -> {note_id: _Ok | exception}, component, detail
+
+
+def _recognize(kind: str):
+    def run(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[NoteRow]):
+        from workers.models import get_detector
+
+        loader = ctx.detector_loader or get_detector
+        try:
+            detector = loader(
+                kind, detect=config.settings.detect, base_dir=config.base_dir, models=ctx.models, device=ctx.device
+            )
+        except Exception as exc:  # a detector that cannot load fails every note, with why
+            return {n.id: exc for n in notes}, kind, "detector unavailable"
+        outcome = detect_isolated(detector, [DetectNote(n.external_id, n.text, n.patient_id) for n in notes])
+        results: dict[int, _Ok | BaseException] = {}
+        for note, res in zip(notes, outcome.results):
+            results[note.id] = res if isinstance(res, BaseException) else _Ok(_span_rows(note.id, kind, batch.pipeline_version, res))
+        component = f"{kind}:{getattr(detector, 'name', kind)}/{getattr(detector, 'version', '?')}"
+        return results, component, f"oom_splits={outcome.oom_splits}"
+
+    return run
+
+
+def _resolve(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[NoteRow]):
+    spans = spans_by_note(s, [n.id for n in notes], config.recognizers, batch.pipeline_version)
+    results: dict[int, _Ok | BaseException] = {}
+    for n in notes:
+        try:
+            merged = merge_adjacent(resolve(spans[n.id]), n.text)
+            results[n.id] = _Ok(_span_rows(n.id, RESOLVED, batch.pipeline_version, merged))
+        except Exception as exc:
+            results[n.id] = exc
+    return results, "deid_core.resolution", ""
+
+
+def _verify(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[NoteRow]):
+    spans = spans_by_note(s, [n.id for n in notes], [RESOLVED], batch.pipeline_version)
+    results: dict[int, _Ok | BaseException] = {}
+    for n in notes:
+        try:
+            score = float(ctx.verifier.score(n.text, spans[n.id]))
+            flagged = score > config.verifier_threshold
+            row = VerifierScore(
+                note_id=n.id,
+                pipeline_version=batch.pipeline_version,
+                key_id=batch.key_id,
+                verifier=ctx.verifier.name,
+                score=score,
+                flagged=flagged,
+            )
+            results[n.id] = _Ok([row], flagged)
+        except Exception as exc:
+            results[n.id] = exc
+    return results, ctx.verifier.name, f"threshold={config.verifier_threshold}"
+
+
+def _anonymizer(ctx: StageContext, batch: Batch, config: PipelineConfig) -> Anonymizer:
+    cache_key = (batch.key_id, config.settings.anonymizer.model_dump_json())
+    found = _ANONYMIZERS.get(cache_key)
+    if found is None:
+        key = load_checked(ctx.keystore, batch.study_id, batch.key_id)
+        found = _ANONYMIZERS[cache_key] = Anonymizer(key, config.settings.anonymizer)
+    return found
+
+
+def _anonymize(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[NoteRow]):
+    try:
+        anonymizer = _anonymizer(ctx, batch, config)
+    except Exception as exc:
+        return {n.id: exc for n in notes}, "anonymizer", "key unavailable"
+    spans = spans_by_note(s, [n.id for n in notes], [RESOLVED], batch.pipeline_version)
+    results: dict[int, _Ok | BaseException] = {}
+    for n in notes:
+        try:
+            out = anonymizer.anonymize(Note(n.external_id, n.text, n.patient_id, tuple(spans[n.id])))
+            replacements = [dict(asdict(r), category=r.category.value) for r in out.replacements]
+            row = Output(
+                note_id=n.id,
+                key_id=batch.key_id,
+                pipeline_version=batch.pipeline_version,
+                text=out.text,
+                spans_json=json.dumps([span_to_dict(sp, full=False) for sp in out.spans]),
+                replacements_json=json.dumps(replacements),
+                masked_count=out.masked_count,
+            )
+            results[n.id] = _Ok([row])
+        except Exception as exc:
+            results[n.id] = exc
+    return results, "deid_core.anonymizer", ""
+
+
+def _body(stage: str):
+    kind = stage_kind(stage)
+    if kind is not None:
+        return _recognize(kind)
+    return {STAGE_RESOLVE: _resolve, STAGE_VERIFY: _verify, STAGE_ANONYMIZE: _anonymize}[stage]
+
+
+def _span_recognizer(stage: str) -> str | None:
+    kind = stage_kind(stage)
+    return kind if kind is not None else (RESOLVED if stage == STAGE_RESOLVE else None)
+
+
+# -- the executor
+
+
+def execute_stage(ctx: StageContext, stage: str, batch_id: str, item_ids: Sequence[int]) -> StageResult:
+    started = utcnow()
+    with ctx.sessions() as s:
+        batch = s.get(Batch, batch_id)
+        if batch is None:
+            raise StageError(f"batch {batch_id!r} is not in the store")
+        config = config_for(s, batch.config_digest)
+        plan = config.stages
+        if stage not in plan:
+            raise StageError(f"stage {stage!r} is not part of batch {batch_id}'s plan {plan}")
+        pos = plan.index(stage)
+        result = StageResult(stage, config.next_stage(stage))
+        items = s.scalars(select(Item).where(Item.batch_id == batch_id, Item.id.in_(list(item_ids))).order_by(Item.id)).all()
+        work: list[Item] = []
+        for it in items:
+            if it.status != ItemStatus.PENDING:
+                continue
+            if it.stage == stage:
+                work.append(it)
+            elif it.stage in plan and plan.index(it.stage) > pos:
+                result.forward.append(it.id)  # advanced by an earlier delivery; pass it on again
+        for it in work:
+            it.attempts += 1
+        over = [it for it in work if it.attempts > ctx.max_deliveries]
+        for it in over:
+            it.status = ItemStatus.FAILED
+            it.error_class = REDELIVERY_LIMIT
+            it.error = (
+                f"stage {stage} was delivered {it.attempts - 1} times without finishing; "
+                "the note may crash its worker"
+            )
+        result.failed += len(over)
+        work = [it for it in work if it.attempts <= ctx.max_deliveries]
+        s.commit()  # the delivery count must persist even if this delivery dies
+        if len(work) > 1 and any(it.attempts > 1 for it in work):
+            result.resend = [[it.id] for it in work]
+            _audit(s, ctx, batch, stage, "", started, result, len(items), detail="redelivered: split into single notes")
+            s.commit()
+            return result
+        if not work:
+            _audit(s, ctx, batch, stage, "", started, result, len(items))
+            s.commit()
+            return result
+
+        note_ids = [it.note_id for it in work]
+        notes = {n.id: n for n in s.scalars(select(NoteRow).where(NoteRow.id.in_(note_ids)))}
+        already = set(
+            s.scalars(
+                select(StageRun.note_id).where(
+                    StageRun.note_id.in_(note_ids),
+                    StageRun.stage == stage,
+                    StageRun.pipeline_version == batch.pipeline_version,
+                    StageRun.key_id == batch.key_id,
+                )
+            )
+        )
+        todo = [notes[it.note_id] for it in work if it.note_id not in already]
+        outcomes, component, detail = _body(stage)(ctx, s, batch, config, todo) if todo else ({}, "", "")
+        plan_for = [(it.id, it.note_id, outcomes.get(it.note_id)) for it in work]
+        batch_key = (batch.id, batch.key_id, batch.pipeline_version, batch.config_digest, batch.study_id)
+        s.rollback()  # end the read transaction before writing
+
+    base_forward, base_failed = list(result.forward), result.failed
+    try:
+        with ctx.sessions.begin() as w:
+            w.autoflush = False
+            _apply(w, ctx, stage, batch_key, result, plan_for)
+            _audit(w, ctx, batch_key, stage, component, started, result, len(items), detail=detail)
+    except IntegrityError:
+        # a concurrent delivery finished some of these first: redo note by note
+        result.done = result.skipped = 0
+        result.failed, result.forward = base_failed, list(base_forward)
+        for entry in plan_for:
+            try:
+                with ctx.sessions.begin() as w:
+                    w.autoflush = False
+                    _apply(w, ctx, stage, batch_key, result, [entry])
+            except IntegrityError:
+                with ctx.sessions.begin() as w:
+                    _apply(w, ctx, stage, batch_key, result, [(entry[0], entry[1], None)])
+        with ctx.sessions.begin() as w:
+            _audit(w, ctx, batch_key, stage, component, started, result, len(items), detail=detail + " (raced)")
+    return result
+
+
+def _apply(w: Session, ctx: StageContext, stage: str, batch_key: tuple, result: StageResult, entries: list) -> None:
+    """Write each ``(item, note, outcome)``; outcome ``None`` means the stage already ran for the note.
+
+    One statement per kind of change, not per note: a chunk costs a handful
+    of round trips to the store whatever its size.
+    """
+    _batch_id, key_id, version, _digest, _study = batch_key
+    next_stage = result.next_stage
+    base: dict = {"stage": next_stage, "attempts": 0}
+    if next_stage == STAGE_DONE:
+        base["status"] = ItemStatus.DONE
+    updates: dict[bool | None, list[int]] = {}
+    fresh_notes: list[int] = []
+    skipped_verify: list[tuple[int, int]] = []
+    for item_id, note_id, outcome in entries:
+        if isinstance(outcome, BaseException):
+            w.execute(
+                update(Item)
+                .where(Item.id == item_id, Item.status == ItemStatus.PENDING, Item.stage == stage)
+                .values(status=ItemStatus.FAILED, error_class=type(outcome).__name__, error=error_text(outcome))
+            )
+            result.failed += 1
+            continue
+        if outcome is None:
+            result.skipped += 1
+            if stage == STAGE_VERIFY:
+                skipped_verify.append((item_id, note_id))
+            else:
+                updates.setdefault(None, []).append(item_id)
+        else:
+            fresh_notes.append(note_id)
+            w.add_all(outcome.rows)
+            w.add(StageRun(note_id=note_id, stage=stage, pipeline_version=version, key_id=key_id, status="done", worker=ctx.worker[:200]))
+            updates.setdefault(outcome.flagged, []).append(item_id)
+            result.done += 1
+        if next_stage != STAGE_DONE:
+            result.forward.append(item_id)
+    if skipped_verify:
+        flags = dict(
+            w.execute(
+                select(VerifierScore.note_id, VerifierScore.flagged).where(
+                    VerifierScore.note_id.in_([n for _, n in skipped_verify]),
+                    VerifierScore.pipeline_version == version,
+                    VerifierScore.key_id == key_id,
+                )
+            ).all()
+        )
+        for item_id, note_id in skipped_verify:
+            updates.setdefault(bool(flags.get(note_id)), []).append(item_id)
+    recognizer = _span_recognizer(stage)
+    if recognizer is not None and fresh_notes:
+        w.execute(
+            delete(SpanRow).where(SpanRow.note_id.in_(fresh_notes), SpanRow.recognizer == recognizer, SpanRow.pipeline_version == version)
+        )
+    for flagged, ids in updates.items():
+        values = dict(base) if flagged is None else dict(base, flagged=flagged)
+        w.execute(
+            update(Item).where(Item.id.in_(ids), Item.status == ItemStatus.PENDING, Item.stage == stage).values(**values)
+        )
+    w.flush()
+
+
+def _audit(s: Session, ctx: StageContext, batch, stage: str, component: str, started: datetime, result: StageResult, handed: int, detail: str = "") -> None:
+    if isinstance(batch, tuple):
+        batch_id, key_id, version, digest, _study = batch
+    else:
+        batch_id, key_id, version, digest = batch.id, batch.key_id, batch.pipeline_version, batch.config_digest
+    s.add(
+        AuditEntry(
+            batch_id=batch_id,
+            stage=stage,
+            component=component[:200],
+            worker=ctx.worker[:200],
+            pipeline_version=version,
+            key_id=key_id,
+            config_digest=digest,
+            notes=handed,
+            done=result.done,
+            failed=result.failed,
+            skipped=result.skipped,
+            started_at=started,
+            detail=detail[:500],
+        )
+    )
+
+
+def fail_items(sessions: sessionmaker[Session], batch_id: str, item_ids: Sequence[int], exc: BaseException) -> int:
+    """Give up on items after the task itself failed for good (not a note's fault)."""
+    with sessions.begin() as w:
+        res = w.execute(
+            update(Item)
+            .where(Item.batch_id == batch_id, Item.id.in_(list(item_ids)), Item.status == ItemStatus.PENDING)
+            .values(status=ItemStatus.FAILED, error_class=type(exc).__name__, error=error_text(exc))
+        )
+        return res.rowcount or 0
