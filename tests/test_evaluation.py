@@ -593,3 +593,17 @@ def test_cli_reports_malformed_input_without_a_traceback(tmp_path, capsys):
     pred = _write_jsonl(tmp_path / "pred.jsonl", [])
     assert main(["eval", "--gold", str(gold), "--pred", str(pred)]) == 2
     assert "gold.jsonl:1: malformed JSON" in capsys.readouterr().err
+
+
+def test_inline_markup_gives_exact_offsets_and_rejects_broken_braces():
+    import pytest
+
+    from deid_core.evaluation.markup import MarkupError, parse_markup
+
+    records = parse_markup("=== n1 P1\nSeen {D:3/4/2021} by Dr. {R:Amal Haddad}.\n=== n2 P1\nno phi\n")
+    first = records[0]
+    assert [first["text"][s["start"] : s["end"]] for s in first["spans"]] == ["3/4/2021", "Amal Haddad"]
+    assert [s["label"] for s in first["spans"]] == ["DATE", "DOCTOR"]
+    assert records[1] == {"id": "n2", "patient_id": "P1", "text": "no phi\n", "spans": []}
+    with pytest.raises(MarkupError, match="n1"):
+        parse_markup("=== n1 P1\nSeen {D:3/4/2021 by\n")
