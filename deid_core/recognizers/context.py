@@ -107,6 +107,10 @@ _RELATION_AFTER = re.compile(
     _I,
 )
 _AMBIGUOUS_CREDENTIALS = frozenset({"DO", "PT", "OT", "MA", "MS", "PA", "OD", "RD", "SW", "PAC", "CRT"})
+_STATE_CREDENTIALS = frozenset({"PA", "MA", "MS", "MD", "DO"})
+_NUMBERED_PLACE_BEFORE = re.compile(
+    r"(?:#[ \t]*\d{1,6}|\b(?:Suite|Ste|Unit|Store)\.?[ \t]*#?[ \t]*\w{1,6})[ \t]*,[ \t]*[A-Z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*)?$"
+)
 _CREDENTIAL_RE = re.compile(
     r"(?P<sep>[ \t]*,?[ \t]*)(?P<cred>"
     + "|".join(sorted((re.escape(c) for c in CREDENTIALS), key=len, reverse=True))
@@ -234,6 +238,11 @@ class NameRecognizer(RuleRecognizer):
             return False  # "Dr. Parent" is a name, "his son" is not
         if tok.shape == "lower":
             # lowercase only in messages typed by patients: "hi dr raghunathan", "thanks, chidi"
+            if mode == "lower_rest":
+                # "this is jasmine trevino.": a surname after a given name typed in lowercase
+                return low not in _FUNCTION_WORDS and low not in _MODALS and not lex.is_stop(low) and (
+                    lex.is_last(low) or not lex.is_common_word(low)
+                )
             if mode in ("signoff", "signature"):
                 return lex.is_first(low) and low not in _FUNCTION_WORDS
             if mode == "title_lower" and is_name and low not in _MODALS:
@@ -288,7 +297,8 @@ class NameRecognizer(RuleRecognizer):
                     break
                 j = nxt  # "Feargal de la Garza", "Dr. de la Garza"
                 continue
-            if not self.acceptable(tok, mode, listed):
+            tok_mode = "lower_rest" if count and mode == "signoff" and tok.shape == "lower" and tokens[j - 1].shape == "lower" else mode
+            if not self.acceptable(tok, tok_mode, listed):
                 break
             last = j
             count += 1
@@ -451,6 +461,9 @@ class NameRecognizer(RuleRecognizer):
             sep = m.group("sep")
             if not sep or text[m.end() : m.end() + 1] == ":":
                 continue  # "Requesting MD:" is a label
+            role_prefix = "," not in sep and bool(re.match(r"[ \t]+[A-Z][a-z]", text[m.end() : m.end() + 3]))
+            if cred in _STATE_CREDENTIALS and _NUMBERED_PLACE_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
+                continue  # "CVS Pharmacy #2231, Scranton, PA": a city and its state
             loose = cred.upper() in _AMBIGUOUS_CREDENTIALS and "," not in sep
             if loose and not re.match(r"[ \t]*(?:\n|$|[ \t]{2}|\d|,|\(|(?:pager|beeper|pgr|phone|cell|tel|ext)\b)", text[m.end() : m.end() + 9], _I):
                 continue  # "PLAN TO DO CT": a credential without a comma must end the line
@@ -460,6 +473,8 @@ class NameRecognizer(RuleRecognizer):
             run = self.run_backward(text, tokens, k, listed)
             if run and loose and (run[0] == run[1] or tokens[k].shape != "title"):
                 continue
+            if run and role_prefix and not any(self._listed(t, listed) for t in tokens[run[0] : run[1] + 1]):
+                continue  # "Triage RN Odalys Ferrante": the credential is the role of the name after it
             if run:
                 out.append(self._span(text, tokens, run, Category.DOCTOR, 0.9, "credential"))
         return out
@@ -664,11 +679,27 @@ _FAC_TYPE = (
     r"|Rehab|VAMC|VA[ \t]+Medical[ \t]+Cent(?:er|re)|Memorial|Primary[ \t]+Care|Pediatrics|Paediatrics"
     r"|Internal[ \t]+Medicine(?:[ \t]+(?:Associates|Group|Clinic))?|Women['’]?s[ \t]+(?:Health|Cent(?:er|re)|Clinic)"
     r"|Pathology[ \t]+(?:Associates|Group)|Orthopedics|Orthopaedics|Dermatology|Cardiology|Urology|Oncology|Ob/?Gyn"
+    # general type words last, so that the longer forms above win
+    r"|Cent(?:er|re)s?|Health(?:[ \t]+(?:Alliance|Plans?|Partners|Group|Cooperative|Agency|Collaborative))?|HMO"
+    r"|Dentistry|Dental(?:[ \t]+(?:Group|Care|Associates|Clinic|Office|Practice|Arts|Studio))?|Orthodontics"
+    r"|Labs?|Laboratory|Services|Insurance[ \t]+(?:Company|Co\.|Group|Agency)|Therapy[ \t]+Services|Wellness"
+    r"|Optometry|Eye[ \t]+Care|Podiatry|Chiropractic|Hearing[ \t]+(?:Cent(?:er|re)|Clinic)|Apothecary"
 )
 _FAC_NAME_TOKEN = r"(?:St\.|Ste\.|Mt\.|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’&-]*\.?)"
 _FACILITY = re.compile(
     rf"(?P<name>(?:{_FAC_NAME_TOKEN}[ \t]+(?:(?:of|the|and|&|de|for)[ \t]+){{0,2}}){{1,6}})(?P<type>(?i:{_FAC_TYPE}))(?![\w])"
     rf"(?P<of>[ \t]+of[ \t]+(?:the[ \t]+)?(?:[A-Z][\w'’.-]*(?:[ \t]+(?:of[ \t]+)?)?){{1,4}})?"
+)
+_TITLE_BEFORE_NAME = re.compile(r"\b(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof)\.?[ \t]+$", _I)
+_NOT_A_NAME_AFTER = re.compile(
+    r"[ \t]*(?::|(?i:number|no\b|num\b|id\b|course|stay|day\b|days\b|admission|discharge|policy|visit\b))"
+)
+# "CVS Pharmacy #2231", "Store No. 88": a branch number belongs to the facility's name
+_STORE_NUMBER = re.compile(r"[ \t]*(?:#|(?:Store|Branch|Location)[ \t]*#?|No\.)[ \t]*\d{2,6}(?![\w/-])")
+_CHAIN_STORE = re.compile(
+    r"(?<![\w-])(?:Walgreens|CVS|Rite[ \t-]?Aid|Walmart|Wal-Mart|Costco|Kroger|Safeway|Publix|Duane[ \t]+Reade|Boots"
+    r"|Target|Meijer|H-E-B|Hy-Vee|Wegmans|Albertsons|Giant[ \t]+Eagle|Sam['’]s[ \t]+Club|Lloyds)"
+    r"(?:[ \t]+(?:Pharmacy|Drug(?:s|[ \t]+Store)?))?[ \t]*(?:#|(?:Store|No\.)[ \t]*#?)[ \t]*\d{2,6}(?![\w/-])"
 )
 _FAC_OF = re.compile(
     r"(?<![\w])(?P<type>(?:Hospital|Medical[ \t]+Center|Clinic|Infirmary|University|Health[ \t]+System))[ \t]+of[ \t]+(?:the[ \t]+)?"
@@ -691,7 +722,10 @@ _GENERIC_FACILITY_WORDS = frozenset(
     downtown neurology nephrology urology dermatology gastroenterology pulmonary endocrine rheumatology geriatric
     geriatrics hematology obstetrics gynecology ob/gyn prenatal cardiac stroke trauma burn emergency the va v.a.
     clinical reference microbiology core pathology diagnostic diagnostics outpatient ambulatory
-    specialty specialists associates group practice partners network system services""".split()
+    specialty specialists associates group practice partners network system services public occupational
+    environmental global department dept division unit home dentistry dental labs plan plans insurance therapy physical
+    wellness drug drugs alliance agency eye hearing medical protective social adult child support financial interpreter
+    guest level employee student sexual oral men's mens population cath echo gait trauma simulation""".split()
 )
 
 
@@ -726,10 +760,16 @@ class FacilityRecognizer(RuleRecognizer):
         lex = self.resources.lexicon
         out: list[Span] = []
         for m in _FACILITY.finditer(text):
-            if not m.group("type")[0].isupper():
-                continue
+            type_words = [w for w in m.group("type").split() if w.lower() not in ("of", "and")]
+            if not all(w[0].isupper() for w in type_words):
+                continue  # "Routine Dental care": a type written in lowercase is ordinary prose
+            if _NOT_A_NAME_AFTER.match(text, m.end("type")):
+                continue  # "Hospital number:", "Recent Labs:" are labels, "LAD. Hospital course" prose
             words = list(re.finditer(r"\S+", m.group("name")))
             keep = 0
+            for i, w in enumerate(words):
+                if w.group(0).endswith(".") and len(w.group(0)) > 4 and w.group(0)[:-1].isalpha():
+                    keep = i + 1  # "negative Babinski. Labs at discharge": the name starts after the sentence
             while keep < len(words):
                 w = words[keep].group(0).rstrip(".,")
                 low = w.lower()
@@ -744,12 +784,23 @@ class FacilityRecognizer(RuleRecognizer):
                 continue
             start = m.start("name") + words[keep].start()
             end = m.end("of") if m.group("of") else m.end("type")
+            if _TITLE_BEFORE_NAME.search(text[max(0, start - 6) : start]):
+                # "Dr. Hannelore Brisk of Cedar Ridge Health": the person is not part of the facility
+                cut = re.search(r"[ \t](?:of|at|from)[ \t]+", text[start : m.start("type")])
+                if not cut:
+                    continue
+                start += cut.end()
+            store = _STORE_NUMBER.match(text, end)
+            if store:
+                end = store.end()
             out.append(Span(start, end, Category.HOSPITAL, 0.8, "facility/typed"))
         for m in _FAC_OF.finditer(text):
             rest = m.group("rest").rstrip()
             if not rest:
                 continue
             out.append(Span(m.start(), m.start("rest") + len(rest), Category.HOSPITAL, 0.75, "facility/of"))
+        for m in _CHAIN_STORE.finditer(text):
+            out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.8, "facility/store"))
         out.extend(self._acronyms(text))
         return out
 

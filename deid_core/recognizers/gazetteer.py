@@ -251,6 +251,7 @@ _PLACE_CUE = re.compile(
     re.IGNORECASE,
 )
 _TITLE_BEFORE = re.compile(r"\b(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof|Doctor)\.?[ \t]*$", re.IGNORECASE)
+_PLACE_COMMA_BEFORE = re.compile(r"(?<![\w'’-])[A-Z][a-z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*){0,2},[ \t]*$")
 _MINOR_WORDS = frozenset({"of", "the", "and", "de", "la", "del", "du", "des", "da", "di", "&", "s", "for", "on", "upon", "at"})
 
 EPONYM_TRIGGERS = frozenset(
@@ -317,6 +318,8 @@ class GazetteerRecognizer(RuleRecognizer):
         if followed_by_eponym_trigger(text, hit.end) or _TITLE_BEFORE.search(text[max(0, hit.start - 8) : hit.start]):
             return False
         cue = bool(_PLACE_CUE.search(text[max(0, hit.start - 30) : hit.start]))
+        if not cue and "country" in hit.kinds and _PLACE_COMMA_BEFORE.search(text[max(0, hit.start - 40) : hit.start]):
+            cue = True  # "Manila, Philippines": a country after a capitalised place and a comma
         if len(words) >= 2:
             return cue or any(not lex.is_common_word(w) for w in words if w.lower() not in _MINOR_WORDS)
         word = words[0]

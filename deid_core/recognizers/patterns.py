@@ -402,6 +402,19 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         group="v",
         accept=_age_cue_ok,
     ),
+    # "He is 79 and lives alone": a bare number said of the patient
+    PatternRule(
+        "is_age",
+        Category.AGE,
+        re.compile(
+            r"\b(?:he|she|they|pt|patient|who|client)[ \t]+(?:is|was|turned|turns|is[ \t]+now)[ \t]+(?:only[ \t]+)?"
+            rf"(?P<v>{_AGE_N})(?![\d./:%-])(?=[ \t]*(?:,|;|\.(?!\d)|\band\b|\bbut\b|\bwith\b|$|\n))",
+            _I,
+        ),
+        score=0.75,
+        group="v",
+        accept=_age_value_ok,
+    ),
     PatternRule(
         "decade",
         Category.AGE,
@@ -412,7 +425,10 @@ _AGE_RULES: tuple[PatternRule, ...] = (
     PatternRule(
         "age_sex",
         Category.AGE,
-        re.compile(r"(?:(?<=^)|(?<=\n)|(?<=\b[Aa] )|(?<=\b[Aa]n )|(?<=\bPt )|(?<=\bpt ))(?P<v>(?P<n>1[0-4]\d|\d{1,2})[ \t]?(?:yo)?)(?=[MF]\b)"),
+        re.compile(
+            r"(?:(?<=^)|(?<=\n)|(?<=\b[Aa] )|(?<=\b[Aa]n )|(?<=\bPt )|(?<=\bpt )|(?<=\())"
+            r"(?P<v>(?P<n>1[0-4]\d|\d{1,2})(?:[ \t]?yo)?)[ \t]?(?=[MF]\b)"
+        ),
         score=0.7,
         group="v",
         accept=_age_value_ok,
@@ -526,6 +542,9 @@ _ID_LABELS = (
     r"|member[ \t]*(?:id|number|no\.?|#)|subscriber[ \t]*(?:id|number|no\.?|#)|policy(?:[ \t]+(?:number|no\.?|#|id))?"
     r"|group[ \t]*(?:number|no\.?|#)|insurance[ \t]*(?:id|number|no\.?|#)|health[ \t]*plan(?:[ \t]+(?:id|number|no\.?|#))?"
     r"|beneficiary[ \t]*(?:id|number|no\.?|#)|medicare(?:[ \t]+(?:id|number|no\.?|#))|medicaid(?:[ \t]+(?:id|number|no\.?|#))"
+    r"|hospital[ \t]*(?:number|no\.?|#)|NHS[ \t]*(?:number|no\.?|#)|CHI[ \t]*(?:number|no\.?|#)"
+    r"|participant[ \t]*(?:id|number|no\.?|#)|enrollee[ \t]*(?:id|number|no\.?|#)|recipient[ \t]*(?:id|number|no\.?|#)"
+    r"|lot(?=[ \t]*[:#]?[ \t]*(?-i:(?=[A-Z]*\d)[A-Z0-9]{4,12})(?![\w-]))"
     r"|NPI|DEA(?:[ \t]*(?:number|no\.?|#))?|licen[cs]e[ \t]*(?:number|no\.?|#)|lic\.?[ \t]*#"
     r"|encounter(?:[ \t]+(?:id|number|no\.?|#))?|enc[ \t]*(?:id|#|no\.?)|CSN|FIN|HAR|visit[ \t]*(?:id|number|no\.?|#)"
     r"|case[ \t]*(?:id|number|no\.?|#)|order[ \t]*(?:id|number|no\.?|#)|specimen(?:[ \t]+(?:id|number|no\.?|#))?"
@@ -643,6 +662,17 @@ _WEB_RULES: tuple[PatternRule, ...] = (
         score=0.85,
         group="v",
     ),
+    # "From: jtrevino88": a message header naming a lowercase account, not a person
+    PatternRule(
+        "header_handle",
+        Category.WEB,
+        re.compile(
+            r"(?:^|(?<=\n))[ \t]*(?i:from|to|sender|sent[ \t]+by|reply[ \t]+from)[ \t]*:[ \t]*"
+            r"(?P<v>(?=[a-z0-9._-]*(?:\d|[._]))[a-z][a-z0-9._-]{1,30}[a-z0-9])(?=[ \t]*(?:\n|$|\(|<))"
+        ),
+        score=0.8,
+        group="v",
+    ),
     PatternRule(
         "handle",
         Category.WEB,
@@ -702,7 +732,12 @@ _ROOM = re.compile(
     r"(?:[ \t]*[-/,]?[ \t]*(?:bed|b)[ \t]*#?[ \t]*\d{1,3}[A-Za-z]?\b)?",
     _I,
 )
+_DOSE_WORD = re.compile(
+    r"(?:mg|mcg|ug|g|gm|kg|ml|mL|L|units?|iu|IU|mEq|mmol|tabs?|caps?|puffs?|drops?|bid|tid|qid|qd|qhs|qam|qpm|prn|daily|po|iv|im|sc|sq|x)",
+    _I,
+)
 _CREDENTIAL_LIKE = frozenset({"MD", "PA", "MA", "MS", "DO", "RN", "NP", "OT", "PT"})
+_NUMBERED_BEFORE = re.compile(r"(?:#[ \t]*\d{1,6}|\b(?:Suite|Ste|Unit|Store)\.?[ \t]*#?[ \t]*\w{1,6})[ \t]*,[ \t]*$", _I)
 _PLACE_CUE = re.compile(
     r"\b(?:in|from|to|near|of|at|lives|living|live|resides|residing|moved|born|visiting|relocated|transferred)[ \t]*$", _I
 )
@@ -751,6 +786,8 @@ class LocationPatternRecognizer(RuleRecognizer):
         if len(state) > 2:
             return True
         if state in _CREDENTIAL_LIKE:
+            if _NUMBERED_BEFORE.search(text[max(0, city_start - 12) : city_start]):
+                return True
             known = self._city_known(city)
             return known and (not self.lexicon.is_name(city) or bool(_PLACE_CUE.search(text[max(0, city_start - 16) : city_start])))
         if state in AMBIGUOUS_STATE_ABBRS:
@@ -802,6 +839,8 @@ class LocationPatternRecognizer(RuleRecognizer):
     def _street_ok(m: re.Match[str]) -> bool:
         # the street name must be capitalised (it is, in practice, or all caps)
         name_words = m.group(0).split()[1:-1]
+        if any(_DOSE_WORD.fullmatch(w.rstrip(".,")) for w in name_words):
+            return False  # "200 mg BID. Sees Dr. Lee" is a dose and a sentence, not "... Dr."
         return any(w[:1].isupper() or w[:1].isdigit() for w in name_words)
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from deid_core.recognizers.base import NoteContext, Recognizer, RecognizerError, wanted_categories
-from deid_core.recognizers.propagation import BatchNote, Propagator, propagate_acronyms, propagate_batch
+from deid_core.recognizers.propagation import BatchNote, Propagator, ages_after_names, propagate_acronyms, propagate_batch
 from deid_core.resolution import merge_adjacent, resolve
 from deid_core.spans import Category, Span, SpanError
 
@@ -122,6 +122,8 @@ class RulesPipeline:
         if self.propagate:
             work = self.propagator.propagate(text, resolve(work), known)
             work = propagate_acronyms(text, work)
+        work = resolve(work)
+        work = work + ages_after_names(text, work)
         out = merge_adjacent(resolve(work), text)
         want = wanted_categories(entities)
         return out if want is None else [s for s in out if s.category in want]

@@ -248,3 +248,28 @@ def propagate_batch(
         others = {k: v for k, v in per_patient.get(note.patient_id, {}).items() if k not in own or own[k] is not v}
         out.append(refine(note, spans, others) if others else spans)
     return out
+
+
+# "(Radomir Kovalenko, 71)", "Ines Quintanar, 88, who", "Delphine Arceneaux, 38F": a bare number
+# right after a patient's name is that patient's age; the name is what makes the number an age.
+_AGE_AFTER_NAME = re.compile(
+    r"[ \t]*(?:,[ \t]*|\([ \t]*)(?P<age>1[01]\d|12[0-5]|\d{1,2})"
+    r"(?=[ \t]*(?:[,;)]|(?:[MF]|yo|y/o|y\.o\.?|years?|yrs?)(?![\w/])|\n|$))"
+)
+
+
+def ages_after_names(text: str, spans: Sequence[Span]) -> list[Span]:
+    """AGE spans for bare numbers that follow a PATIENT name (the name's age)."""
+    taken = sorted((s.start, s.end) for s in spans)
+    out: list[Span] = []
+    for s in spans:
+        if s.category is not Category.PATIENT:
+            continue
+        m = _AGE_AFTER_NAME.match(text, s.end)
+        if not m:
+            continue
+        start, end = m.start("age"), m.end("age")
+        if any(a < end and start < b for a, b in taken):
+            continue
+        out.append(Span(start, end, Category.AGE, 0.7, "age/after_name"))
+    return out
