@@ -1,0 +1,642 @@
+"""A Hugging Face token classifier as a recognizer.
+
+Any token-classification model on local disk fills the slot: its labels reach
+our categories through a :class:`LabelMap`, in BIO or IO form.  Notes longer
+than the model's window are cut into token-accurate windows (512-token budget,
+40-token overlap); every token is decided by the one window in which it sits
+furthest from an edge, so a span at a window boundary comes out once, with
+offsets taken from the fast tokenizer's offset mapping into the original text.
+
+Decoding is biased toward recall: a token is PHI when ``1 - P(O)`` passes its
+category's threshold, even where ``O`` is the single most likely label,
+because a missed identifier is a disclosure while a false alarm only costs a
+clinical word.
+
+Nothing is fetched at run time: the loader sets ``HF_HUB_OFFLINE``, passes
+``local_files_only`` and refuses anything that is not a local directory.
+torch and transformers are imported lazily, so ``deid_core`` imports without
+them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from deid_core.recognizers.base import (
+    LabelMap,
+    NoteContext,
+    RecognizerError,
+    resolve_label_map,
+    wanted_categories,
+)
+from deid_core.spans import Category, Span
+
+if TYPE_CHECKING:  # pragma: no cover
+    import torch
+
+ENCODER_DIR_ENV = "DEID_ENCODER_DIR"
+DEFAULT_WINDOW_TOKENS = 512
+DEFAULT_OVERLAP_TOKENS = 40
+DEFAULT_THRESHOLD = 0.5
+
+
+def repo_model_dir() -> Path:
+    """Where ``deid train encoder`` writes by default: ``models/encoder/`` at the repo root."""
+    return Path(__file__).resolve().parents[2] / "models" / "encoder"
+
+
+def default_encoder_path() -> Path | None:
+    """The encoder the default pipeline should load, or None for rules only.
+
+    ``DEID_ENCODER_DIR`` wins when set, and is returned even if it holds no
+    model: an operator who asked for an encoder must get a loud load failure,
+    not a silent fall-back to rules.
+    """
+    override = os.environ.get(ENCODER_DIR_ENV, "").strip()
+    if override:
+        return Path(override).expanduser()
+    candidate = repo_model_dir()
+    if (candidate / "config.json").is_file():
+        return candidate
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Configuration
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EncoderConfig:
+    """How the token classifier is run and decoded.
+
+    ``window_tokens`` counts the model's special tokens; ``batch_tokens`` is
+    the padded-token budget of one forward pass (windows x padded length).
+    """
+
+    window_tokens: int = DEFAULT_WINDOW_TOKENS
+    overlap_tokens: int = DEFAULT_OVERLAP_TOKENS
+    threshold: float = DEFAULT_THRESHOLD
+    thresholds: Mapping[Category, float] = field(default_factory=dict)
+    batch_tokens: int = 8192
+    max_batch_windows: int = 64
+    device: str | None = None
+    snap_to_words: bool = True
+
+    def __post_init__(self) -> None:
+        if self.window_tokens < 8:
+            raise ValueError(f"window_tokens must be at least 8, got {self.window_tokens}")
+        if not 0 <= self.overlap_tokens < self.window_tokens // 2:
+            raise ValueError(
+                f"overlap_tokens must be in [0, window_tokens/2), got {self.overlap_tokens} for {self.window_tokens}"
+            )
+        if self.batch_tokens < self.window_tokens:
+            raise ValueError("batch_tokens must hold at least one full window")
+        if self.max_batch_windows < 1:
+            raise ValueError("max_batch_windows must be at least 1")
+        parsed = {Category.parse(k): float(v) for k, v in dict(self.thresholds).items()}
+        for cat, value in [(None, float(self.threshold)), *parsed.items()]:
+            if not (0.0 <= value < 1.0) or math.isnan(value):
+                where = f" for {cat.value}" if cat else ""
+                raise ValueError(f"threshold{where} must be in [0, 1), got {value}")
+        object.__setattr__(self, "thresholds", parsed)
+
+    def threshold_for(self, category: Category) -> float:
+        return self.thresholds.get(category, self.threshold)
+
+
+# ---------------------------------------------------------------------------
+# Windowing (pure, no torch)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """Content tokens ``[start, end)`` of one note; it decides ``[keep_start, keep_end)``."""
+
+    note: int
+    start: int
+    end: int
+    keep_start: int
+    keep_end: int
+
+    @property
+    def length(self) -> int:
+        return self.end - self.start
+
+
+def plan_windows(n_tokens: int, budget: int, overlap: int, note: int = 0) -> list[Window]:
+    """Cut ``n_tokens`` content tokens into windows of at most ``budget`` tokens.
+
+    Neighbours share ``overlap`` tokens and split them at the middle, so each
+    token is kept by exactly one window and has at least ``overlap // 2``
+    tokens of context on each side unless it is near the note's own edge.
+    """
+    if budget < 1 or not 0 <= overlap < budget:
+        raise ValueError(f"need budget >= 1 and 0 <= overlap < budget, got {budget}, {overlap}")
+    if n_tokens <= 0:
+        return []
+    if n_tokens <= budget:
+        return [Window(note, 0, n_tokens, 0, n_tokens)]
+    step = budget - overlap
+    starts = [0]
+    while starts[-1] + budget < n_tokens:
+        starts.append(starts[-1] + step)
+    windows: list[Window] = []
+    for i, s in enumerate(starts):
+        e = min(s + budget, n_tokens)
+        keep_start = 0 if i == 0 else s + overlap // 2
+        keep_end = n_tokens if i == len(starts) - 1 else starts[i + 1] + overlap // 2
+        windows.append(Window(note, s, e, keep_start, keep_end))
+    return windows
+
+
+def pack_batches(windows: Sequence[Window], batch_tokens: int, max_windows: int, extra: int) -> list[list[Window]]:
+    """Group windows so that count x padded length stays within ``batch_tokens``.
+
+    Windows are sorted longest first, so a batch pads little; ``extra`` is the
+    number of special tokens each window adds.
+    """
+    ordered = sorted(windows, key=lambda w: (-w.length, w.note, w.start))
+    batches: list[list[Window]] = []
+    current: list[Window] = []
+    width = 0
+    for w in ordered:
+        need = w.length + extra
+        new_width = max(width, need)
+        if current and (new_width * (len(current) + 1) > batch_tokens or len(current) >= max_windows):
+            batches.append(current)
+            current, new_width = [], need
+        current.append(w)
+        width = new_width
+    if current:
+        batches.append(current)
+    return batches
+
+
+def special_template(tokenizer: Any) -> tuple[list[int], list[int]]:
+    """The special tokens a tokenizer puts before and after one sequence.
+
+    Found by probing rather than by tokenizer internals, so it holds for BERT's
+    [CLS]/[SEP], RoBERTa's <s>/</s> and anything else with one template.
+    """
+    plain = list(tokenizer("a", add_special_tokens=False)["input_ids"])
+    full = list(tokenizer("a", add_special_tokens=True)["input_ids"])
+    if plain:
+        for i in range(len(full) - len(plain) + 1):
+            if full[i : i + len(plain)] == plain:
+                return full[:i], full[i + len(plain) :]
+    raise RecognizerError("cannot find where the tokenizer puts the text between its special tokens")
+
+
+# ---------------------------------------------------------------------------
+# Out-of-memory detection
+# ---------------------------------------------------------------------------
+
+
+def is_out_of_memory(exc: BaseException) -> bool:
+    """True for a CUDA OOM, whether torch raised its own class or a RuntimeError."""
+    try:
+        import torch
+
+        oom_types: tuple[type[BaseException], ...] = (torch.cuda.OutOfMemoryError,)
+    except (ImportError, AttributeError):  # pragma: no cover - torch without cuda module
+        oom_types = ()
+    if oom_types and isinstance(exc, oom_types):
+        return True
+    return isinstance(exc, RuntimeError) and "out of memory" in str(exc).lower()
+
+
+# ---------------------------------------------------------------------------
+# The recognizer
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class InferenceStats:
+    """Counters across calls; ``content_tokens`` excludes special tokens."""
+
+    notes: int = 0
+    content_tokens: int = 0
+    windows: int = 0
+    forward_calls: int = 0
+    oom_splits: int = 0
+    seconds: float = 0.0
+
+    @property
+    def tokens_per_second(self) -> float:
+        return self.content_tokens / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class _Tokenized:
+    ids: list[int]
+    offsets: list[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class _LabelPlan:
+    """Model label indices grouped by our category, with B-/I- roles."""
+
+    outside: tuple[int, ...]
+    by_category: dict[Category, tuple[int, ...]]
+    begin: dict[Category, tuple[int, ...]]
+    bio: bool
+
+    @property
+    def order(self) -> tuple[Category, ...]:
+        return tuple(self.by_category)
+
+    def columns(self, n_labels: int) -> list[list[float]]:
+        """A (labels x (1 + 2C)) matrix summing probabilities into
+        [P(O), P(category)..., P(B-category)...] per token."""
+        cats = self.order
+        matrix = [[0.0] * (1 + 2 * len(cats)) for _ in range(n_labels)]
+        for i in self.outside:
+            matrix[i][0] = 1.0
+        for j, cat in enumerate(cats):
+            for i in self.by_category[cat]:
+                matrix[i][1 + j] = 1.0
+            for i in self.begin.get(cat, ()):
+                matrix[i][1 + len(cats) + j] = 1.0
+        return matrix
+
+
+def _label_plan(labels: Sequence[str], label_map: LabelMap) -> _LabelPlan:
+    outside: list[int] = []
+    groups: dict[Category, list[int]] = {}
+    begin: dict[Category, list[int]] = {}
+    bio = False
+    for i, label in enumerate(labels):
+        if LabelMap.is_outside(label):
+            outside.append(i)
+            continue
+        cat = label_map.map(label)  # an unmapped label fails here, at load time
+        groups.setdefault(cat, []).append(i)
+        prefix = label.strip().upper()[:2]
+        if prefix in ("B-", "B_", "S-", "S_", "U-", "U_"):
+            begin.setdefault(cat, []).append(i)
+            bio = True
+        elif prefix in ("I-", "I_", "E-", "E_", "L-", "L_"):
+            bio = True
+    if not outside:
+        raise RecognizerError("the model has no 'O' label, so nothing could ever be decided as outside an entity")
+    if not groups:
+        raise RecognizerError("the model has no entity labels")
+    return _LabelPlan(
+        tuple(outside),
+        {c: tuple(v) for c, v in groups.items()},
+        {c: tuple(v) for c, v in begin.items()},
+        bio,
+    )
+
+
+class EncoderRecognizer:
+    """A token classifier behind the recognizer protocol.
+
+    Build one with :func:`load_encoder`; the constructor takes any callable
+    model ``(input_ids, attention_mask) -> logits`` so that tests and other
+    backends can stand in for a transformers model.
+    """
+
+    def __init__(
+        self,
+        model: Any,
+        tokenizer: Any,
+        labels: Sequence[str],
+        label_map: LabelMap | Mapping[str, Category | str] | None = None,
+        config: EncoderConfig | None = None,
+        *,
+        name: str = "encoder",
+        version: str = "1",
+        device: str = "cpu",
+    ) -> None:
+        if not getattr(tokenizer, "is_fast", False):
+            raise RecognizerError("the encoder needs a fast tokenizer: offsets come from its offset mapping")
+        self.model = model
+        self.tokenizer = tokenizer
+        self.labels = tuple(labels)
+        self.label_map: LabelMap = resolve_label_map(label_map, LabelMap.identity())
+        self.config = config or EncoderConfig()
+        self.name = name
+        self.version = version
+        self.device = device
+        self._plan = _label_plan(self.labels, self.label_map)
+        self.categories: frozenset[Category] = frozenset(self._plan.by_category)
+        for cat in self.config.thresholds:
+            if cat not in self.categories:
+                raise RecognizerError(f"threshold given for {cat.value}, which this model never predicts")
+        self._prefix, self._suffix = special_template(tokenizer)
+        extra = len(self._prefix) + len(self._suffix)
+        limit = self.config.window_tokens
+        model_max = getattr(tokenizer, "model_max_length", None)
+        if isinstance(model_max, int) and 0 < model_max < limit:
+            limit = model_max
+        self.content_budget = limit - extra
+        if self.content_budget <= self.config.overlap_tokens:
+            raise RecognizerError(f"a window of {limit} tokens leaves no room beside {extra} special tokens")
+        pad = getattr(tokenizer, "pad_token_id", None)
+        self._pad_id = int(pad) if pad is not None else 0
+        self._batch_tokens = self.config.batch_tokens
+        self._columns: Any = None
+        self.stats = InferenceStats()
+
+    # -- protocol --------------------------------------------------------
+    def analyze(
+        self,
+        text: str,
+        entities: Sequence[Category] | None = None,
+        context: NoteContext | None = None,
+    ) -> list[Span]:
+        return self.analyze_batch([text], entities)[0]
+
+    def analyze_batch(self, texts: Sequence[str], entities: Sequence[Category] | None = None) -> list[list[Span]]:
+        """Spans for each text; windows of all texts share forward passes."""
+        if isinstance(texts, str):
+            raise TypeError("analyze_batch takes a sequence of texts, not one string")
+        want = wanted_categories(entities)
+        if want is not None and not (want & self.categories):
+            return [[] for _ in texts]
+        started = time.perf_counter()
+        tokenized = [self._tokenize(t) for t in texts]
+        windows = [
+            w
+            for i, tok in enumerate(tokenized)
+            for w in plan_windows(len(tok.ids), self.content_budget, self.config.overlap_tokens, note=i)
+        ]
+        probs: list[list[list[float] | None]] = [[None] * len(t.ids) for t in tokenized]
+        for batch in pack_batches(windows, self._batch_tokens, self.config.max_batch_windows, len(self._prefix) + len(self._suffix)):
+            for w, rows in zip(batch, self._run_batch(batch, tokenized)):
+                keep = probs[w.note]
+                for t in range(w.keep_start, w.keep_end):
+                    keep[t] = rows[t - w.start]
+        out: list[list[Span]] = []
+        for text, tok, note_probs in zip(texts, tokenized, probs):
+            if any(p is None for p in note_probs):  # pragma: no cover - a planning bug must not pass silently
+                raise RecognizerError("a token received no prediction; refusing to return partial spans")
+            spans = self._decode(text, tok, note_probs)  # type: ignore[arg-type]
+            out.append(spans if want is None else [s for s in spans if s.category in want])
+        self.stats.notes += len(texts)
+        self.stats.content_tokens += sum(len(t.ids) for t in tokenized)
+        self.stats.windows += len(windows)
+        self.stats.seconds += time.perf_counter() - started
+        return out
+
+    # -- tokenization ----------------------------------------------------
+    def _tokenize(self, text: str) -> _Tokenized:
+        if not isinstance(text, str):
+            raise RecognizerError(f"note text must be a string, got {type(text).__name__}")
+        if not text.strip():
+            return _Tokenized([], [])
+        enc = self.tokenizer(text, add_special_tokens=False, return_offsets_mapping=True, verbose=False)
+        ids = list(enc["input_ids"])
+        offsets = [(int(a), int(b)) for a, b in enc["offset_mapping"]]
+        if len(ids) != len(offsets):
+            raise RecognizerError("tokenizer returned offsets that do not match its tokens")
+        # Tokens with an empty character range (rare normalisation artefacts) carry no text.
+        return _Tokenized(ids, offsets)
+
+    # -- inference -------------------------------------------------------
+    def _run_batch(self, batch: Sequence[Window], tokenized: Sequence[_Tokenized]) -> list[list[list[float]]]:
+        """Pooled probabilities per content token of each window; splits the batch on OOM."""
+        try:
+            return self._infer(batch, tokenized)
+        except Exception as exc:
+            if not is_out_of_memory(exc):
+                raise
+            self._release_memory()
+            if len(batch) == 1:
+                w = batch[0]
+                raise RecognizerError(
+                    f"out of memory on a single window of {w.length} tokens; lower window_tokens"
+                ) from exc
+            self.stats.oom_splits += 1
+            # Later batches start smaller, so one OOM does not repeat on every batch.
+            self._batch_tokens = max(self.config.window_tokens, self._batch_tokens // 2)
+            mid = len(batch) // 2
+            return self._run_batch(batch[:mid], tokenized) + self._run_batch(batch[mid:], tokenized)
+
+    def _infer(self, batch: Sequence[Window], tokenized: Sequence[_Tokenized]) -> list[list[list[float]]]:
+        import torch
+
+        rows: list[list[int]] = []
+        positions: list[list[int]] = []
+        for w in batch:
+            content = tokenized[w.note].ids[w.start : w.end]
+            rows.append(self._prefix + content + self._suffix)
+            positions.append(list(range(len(self._prefix), len(self._prefix) + len(content))))
+        width = max(len(r) for r in rows)
+        ids = torch.full((len(rows), width), self._pad_id, dtype=torch.long)
+        mask = torch.zeros((len(rows), width), dtype=torch.long)
+        for i, r in enumerate(rows):
+            ids[i, : len(r)] = torch.tensor(r, dtype=torch.long)
+            mask[i, : len(r)] = 1
+        self.stats.forward_calls += 1
+        probs = self._forward(ids, mask)
+        if tuple(probs.shape[:2]) != (len(rows), width) or probs.shape[2] != len(self.labels):
+            raise RecognizerError(
+                f"model returned shape {tuple(probs.shape)}, expected ({len(rows)}, {width}, {len(self.labels)})"
+            )
+        if self._columns is None:
+            self._columns = torch.tensor(self._plan.columns(len(self.labels)), dtype=torch.float32)
+        feats = probs.float() @ self._columns
+        out: list[list[list[float]]] = []
+        for i, pos in enumerate(positions):
+            out.append(feats[i, pos[0] : pos[-1] + 1].tolist() if pos else [])
+        return out
+
+    def _forward(self, input_ids: "torch.Tensor", attention_mask: "torch.Tensor") -> "torch.Tensor":
+        """One forward pass; returns float32 probabilities on the CPU."""
+        import torch
+
+        with torch.inference_mode():
+            result = self.model(input_ids=input_ids.to(self.device), attention_mask=attention_mask.to(self.device))
+            logits = getattr(result, "logits", result)
+            return torch.softmax(logits.float(), dim=-1).cpu()
+
+    def _release_memory(self) -> None:
+        try:
+            import torch
+
+            if torch.cuda.is_available():
+                torch.cuda.empty_cache()
+        except ImportError:  # pragma: no cover
+            pass
+
+    # -- decoding --------------------------------------------------------
+    def _token_decision(self, f: Sequence[float]) -> tuple[Category, float, bool] | None:
+        """(category, PHI probability, starts-a-new-entity) or None for outside.
+
+        ``f`` is ``[P(O), P(category)..., P(B-category)...]``.  The category is
+        the most probable one once its B- and I- labels are pooled.
+        """
+        order = self._plan.order
+        phi = 1.0 - f[0]
+        j = max(range(len(order)), key=lambda k: f[1 + k])
+        best = order[j]
+        if phi <= self.config.threshold_for(best):
+            return None
+        begins = False
+        if self._plan.bio:
+            b = f[1 + len(order) + j]
+            begins = b > f[1 + j] - b
+        return best, phi, begins
+
+    def _decode(self, text: str, tok: _Tokenized, probs: Sequence[Sequence[float]]) -> list[Span]:
+        runs: list[tuple[int, int, Category, list[float]]] = []
+        prev_end = -1
+        for (start, end), p in zip(tok.offsets, probs):
+            if end <= start:
+                continue
+            decision = self._token_decision(p)
+            if decision is None:
+                prev_end = -1
+                continue
+            cat, phi, begins = decision
+            joined = bool(runs) and prev_end >= 0 and runs[-1][2] is cat
+            # A B- label splits two same-category entities only at a word gap,
+            # never inside a word that the tokenizer cut into pieces.
+            if joined and not (begins and start > prev_end):
+                s0, _, c0, scores = runs[-1]
+                scores.append(phi)
+                runs[-1] = (s0, end, c0, scores)
+            else:
+                runs.append((start, end, cat, [phi]))
+            prev_end = end
+        spans = [self._span(text, s, e, c, scores) for s, e, c, scores in runs]
+        return _unite_overlaps(spans)
+
+    def _span(self, text: str, start: int, end: int, cat: Category, scores: list[float]) -> Span:
+        if self.config.snap_to_words:
+            # A span that stops inside a word would leave part of a name or
+            # number in the released text.
+            while start > 0 and text[start - 1].isalnum() and text[start].isalnum():
+                start -= 1
+            while end < len(text) and text[end].isalnum() and text[end - 1].isalnum():
+                end += 1
+        return Span(start, end, cat, round(sum(scores) / len(scores), 6), self.name)
+
+
+def _unite_overlaps(spans: list[Span]) -> list[Span]:
+    """Word snapping can make neighbours overlap; unite them under the stronger one."""
+    out: list[Span] = []
+    for s in sorted(spans, key=lambda x: (x.start, x.end)):
+        if out and s.start < out[-1].end:
+            last = out.pop()
+            keep = last if last.score * last.length >= s.score * s.length else s
+            s = Span(last.start, max(last.end, s.end), keep.category, max(last.score, s.score), keep.source)
+        out.append(s)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Loading
+# ---------------------------------------------------------------------------
+
+
+def _force_offline() -> None:
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+    try:  # the hub reads the variable at import; correct it if it was imported earlier
+        import huggingface_hub.constants as hub_constants
+
+        hub_constants.HF_HUB_OFFLINE = True
+    except (ImportError, AttributeError):  # pragma: no cover
+        pass
+
+
+def _model_version(path: Path) -> str:
+    """A short fingerprint of the model's config, tokenizer and weight files.
+
+    The model card is left out: it describes the model and is written after
+    the fingerprint is taken.
+    """
+    digest = hashlib.sha256()
+    for f in sorted(path.iterdir()):
+        if f.name == "model_card.json":
+            continue
+        if f.is_file() and (f.suffix in (".json", ".safetensors", ".bin") or f.name == "vocab.txt"):
+            stat = f.stat()
+            digest.update(f.name.encode())
+            digest.update(str(stat.st_size).encode())
+            if f.suffix == ".json" and stat.st_size < 1_000_000:
+                digest.update(f.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def pick_device(requested: str | None) -> str:
+    import torch
+
+    if requested:
+        return requested
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def load_encoder(
+    path: str | os.PathLike[str],
+    label_map: LabelMap | Mapping[str, Category | str] | None = None,
+    config: EncoderConfig | None = None,
+    *,
+    name: str = "encoder",
+) -> EncoderRecognizer:
+    """Load a token classifier from a local directory; never from the hub.
+
+    The model's ``id2label`` names are mapped through ``label_map`` (by default
+    our own category names, with B-/I- prefixes); an unmapped label is an
+    error here, not a dropped entity later.  fp16 on a GPU, fp32 on the CPU.
+    """
+    _force_offline()
+    model_dir = Path(path).expanduser()
+    if not model_dir.is_dir():
+        raise RecognizerError(
+            f"encoder model {str(path)!r} is not a local directory; models load from disk only "
+            "(nothing is downloaded), so copy the model files there first"
+        )
+    if not (model_dir / "config.json").is_file():
+        raise RecognizerError(f"encoder model directory {model_dir} has no config.json")
+    try:
+        import torch
+        from transformers import AutoModelForTokenClassification, AutoTokenizer
+    except ImportError as exc:
+        raise RecognizerError(f"the encoder recognizer needs torch and transformers installed: {exc}") from None
+    config = config or EncoderConfig()
+    device = pick_device(config.device)
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(model_dir, local_files_only=True, use_fast=True)
+        model = AutoModelForTokenClassification.from_pretrained(model_dir, local_files_only=True)
+    except (OSError, ValueError) as exc:
+        raise RecognizerError(f"cannot load the encoder from {model_dir}: {exc}") from None
+    id2label = getattr(model.config, "id2label", None) or {}
+    labels = [str(id2label[i]) for i in sorted(id2label)]
+    if len(labels) != model.config.num_labels:
+        raise RecognizerError(f"model config lists {len(labels)} labels for {model.config.num_labels} outputs")
+    model.eval()
+    if device.startswith("cuda"):
+        model = model.to(device=device, dtype=torch.float16)
+    else:
+        model = model.to(device=device, dtype=torch.float32)
+    return EncoderRecognizer(
+        model,
+        tokenizer,
+        labels,
+        label_map,
+        config,
+        name=name,
+        version=_model_version(model_dir),
+        device=device,
+    )
+
+
+def load_default_encoder(config: EncoderConfig | None = None) -> EncoderRecognizer | None:
+    """The trained default encoder when one is present, else None (rules only)."""
+    path = default_encoder_path()
+    return None if path is None else load_encoder(path, config=config)
+
