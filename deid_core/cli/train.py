@@ -36,8 +36,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.set_defaults(func=run_encoder)
 
 
+def _to_stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
 def run_encoder(args: argparse.Namespace) -> int:
-    from deid_core.training import BackboneError, TrainConfig, TrainingError, train_encoder
+    from deid_core.training import (
+        BackboneError,
+        TrainConfig,
+        TrainingError,
+        train_encoder,
+    )
 
     try:
         config = TrainConfig(
@@ -55,9 +64,8 @@ def run_encoder(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         return fail("train encoder", str(exc))
-    log = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
     try:
-        result = train_encoder(config, args.out, progress=not args.no_progress, log=log)
+        result = train_encoder(config, args.out, progress=not args.no_progress, log=_to_stderr)
     except (TrainingError, BackboneError, ValueError, OSError) as exc:
         return fail("train encoder", str(exc))
     print(f"wrote {result.out_dir} in {result.train_seconds:.0f} s of training")

@@ -45,6 +45,8 @@ ENCODER_DIR_ENV = "DEID_ENCODER_DIR"
 DEFAULT_WINDOW_TOKENS = 512
 DEFAULT_OVERLAP_TOKENS = 40
 DEFAULT_THRESHOLD = 0.5
+CPU_BATCH_TOKENS = 2048
+GPU_BATCH_TOKENS = 16384
 
 
 def repo_model_dir() -> Path:
@@ -79,13 +81,15 @@ class EncoderConfig:
 
     ``window_tokens`` counts the model's special tokens; ``batch_tokens`` is
     the padded-token budget of one forward pass (windows x padded length).
+    Left unset it depends on the device: a CPU runs fastest on small batches
+    that stay in cache, a GPU on large ones.
     """
 
     window_tokens: int = DEFAULT_WINDOW_TOKENS
     overlap_tokens: int = DEFAULT_OVERLAP_TOKENS
     threshold: float = DEFAULT_THRESHOLD
     thresholds: Mapping[Category, float] = field(default_factory=dict)
-    batch_tokens: int = 8192
+    batch_tokens: int | None = None
     max_batch_windows: int = 64
     device: str | None = None
     snap_to_words: bool = True
@@ -97,7 +101,7 @@ class EncoderConfig:
             raise ValueError(
                 f"overlap_tokens must be in [0, window_tokens/2), got {self.overlap_tokens} for {self.window_tokens}"
             )
-        if self.batch_tokens < self.window_tokens:
+        if self.batch_tokens is not None and self.batch_tokens < self.window_tokens:
             raise ValueError("batch_tokens must hold at least one full window")
         if self.max_batch_windows < 1:
             raise ValueError("max_batch_windows must be at least 1")
@@ -110,6 +114,12 @@ class EncoderConfig:
 
     def threshold_for(self, category: Category) -> float:
         return self.thresholds.get(category, self.threshold)
+
+    def batch_tokens_for(self, device: str) -> int:
+        if self.batch_tokens is not None:
+            return self.batch_tokens
+        default = GPU_BATCH_TOKENS if device.startswith("cuda") else CPU_BATCH_TOKENS
+        return max(default, self.window_tokens)
 
 
 # ---------------------------------------------------------------------------
@@ -344,9 +354,14 @@ class EncoderRecognizer:
             raise RecognizerError(f"a window of {limit} tokens leaves no room beside {extra} special tokens")
         pad = getattr(tokenizer, "pad_token_id", None)
         self._pad_id = int(pad) if pad is not None else 0
-        self._batch_tokens = self.config.batch_tokens
+        self._batch_tokens = self.config.batch_tokens_for(device)
         self._columns: Any = None
         self.stats = InferenceStats()
+
+    @property
+    def batch_tokens(self) -> int:
+        """The padded-token budget now in force; it halves after each out-of-memory split."""
+        return self._batch_tokens
 
     # -- protocol --------------------------------------------------------
     def analyze(
@@ -452,7 +467,7 @@ class EncoderRecognizer:
             out.append(feats[i, pos[0] : pos[-1] + 1].tolist() if pos else [])
         return out
 
-    def _forward(self, input_ids: "torch.Tensor", attention_mask: "torch.Tensor") -> "torch.Tensor":
+    def _forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
         """One forward pass; returns float32 probabilities on the CPU."""
         import torch
 

@@ -7,7 +7,12 @@ Importing this package needs neither torch nor transformers; only calling
 from deid_core.training.backbone import BackboneError, default_backbone_path
 from deid_core.training.card import read_model_card, write_model_card
 from deid_core.training.data import BIO_LABELS, split_by_patient, token_labels
-from deid_core.training.encoder import TrainConfig, TrainingError, TrainResult, train_encoder
+from deid_core.training.encoder import (
+    TrainConfig,
+    TrainingError,
+    TrainResult,
+    train_encoder,
+)
 from deid_core.training.metrics import CategoryScore, macro_f1, score_spans
 
 __all__ = [

@@ -20,9 +20,19 @@ from pathlib import Path
 from typing import Any
 
 from deid_core.recognizers.encoder import EncoderConfig, load_encoder, repo_model_dir
-from deid_core.training.backbone import BACKBONE_NAME, BACKBONE_PACKAGE, default_backbone_path
+from deid_core.training.backbone import (
+    BACKBONE_NAME,
+    BACKBONE_PACKAGE,
+    default_backbone_path,
+)
 from deid_core.training.card import write_model_card
-from deid_core.training.data import BIO_LABELS, IGNORE_INDEX, TrainWindow, note_windows, split_by_patient
+from deid_core.training.data import (
+    BIO_LABELS,
+    IGNORE_INDEX,
+    TrainWindow,
+    note_windows,
+    split_by_patient,
+)
 from deid_core.training.metrics import CategoryScore, score_spans
 
 
