@@ -8,30 +8,19 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from deid_core.anonymizer.engine import Anonymizer, Note
+from deid_core.benchmarks import Throughput
 from deid_core.config import AnonymizerConfig
 from deid_core.keys import StudyKey
 
 
 @dataclass(frozen=True)
-class Throughput:
-    label: str
-    processes: int
-    notes: int
-    spans: int
-    chars: int
-    seconds: float
+class AnonymizerThroughput(Throughput):
+    processes: int = 1
+    spans: int = 0
 
     @property
     def spans_per_s(self) -> float:
         return self.spans / self.seconds
-
-    @property
-    def chars_per_s(self) -> float:
-        return self.chars / self.seconds
-
-    @property
-    def notes_per_s(self) -> float:
-        return self.notes / self.seconds
 
 
 def fixed_corpus(n: int, seed: int) -> list[Note]:
@@ -65,7 +54,7 @@ def _warm(anonymizer: Anonymizer, notes: list[Note]) -> None:
         anonymizer.anonymize(note)
 
 
-def measure(notes: list[Note], key: StudyKey, config: AnonymizerConfig, processes: int) -> Throughput:
+def measure(notes: list[Note], key: StudyKey, config: AnonymizerConfig, processes: int) -> AnonymizerThroughput:
     chars = sum(len(n.text) for n in notes)
     spans = sum(len(n.spans) for n in notes)
     if processes == 1:
@@ -84,10 +73,11 @@ def measure(notes: list[Note], key: StudyKey, config: AnonymizerConfig, processe
             start = time.perf_counter()
             list(pool.map(_run_chunk, chunks))
             elapsed = time.perf_counter() - start
-    return Throughput(f"{processes} process{'es' if processes > 1 else ''}", processes, len(notes), spans, chars, elapsed)
+    label = f"{processes} process{'es' if processes > 1 else ''}"
+    return AnonymizerThroughput(label, len(notes), chars, elapsed, processes=processes, spans=spans)
 
 
-def run_benchmark(n: int = 2000, seed: int = 7, config: AnonymizerConfig | None = None) -> list[Throughput]:
+def run_benchmark(n: int = 2000, seed: int = 7, config: AnonymizerConfig | None = None) -> list[AnonymizerThroughput]:
     config = config or AnonymizerConfig()
     key = StudyKey.generate("benchmark")
     notes = fixed_corpus(n, seed)
@@ -98,7 +88,7 @@ def run_benchmark(n: int = 2000, seed: int = 7, config: AnonymizerConfig | None 
     return results
 
 
-def format_results(results: list[Throughput]) -> str:
+def format_results(results: list[AnonymizerThroughput]) -> str:
     lines = [f"{'configuration':<14} {'notes':>7} {'spans':>8} {'chars':>10} {'seconds':>8} {'spans/s':>10} {'chars/s':>12} {'notes/s':>9}"]
     for r in results:
         lines.append(

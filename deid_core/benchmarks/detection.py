@@ -8,34 +8,20 @@ automaton loading is start-up, not throughput).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Callable, Sequence
 
-
-@dataclass(frozen=True)
-class DetectionThroughput:
-    system: str
-    notes: int
-    chars: int
-    seconds: float
-
-    @property
-    def chars_per_s(self) -> float:
-        return self.chars / self.seconds
-
-    @property
-    def notes_per_s(self) -> float:
-        return self.notes / self.seconds
+from deid_core.benchmarks import Throughput
 
 
-def _timed(system: str, texts: Sequence[str], run: Callable[[], object], warm: Callable[[], object]) -> DetectionThroughput:
+
+def _timed(system: str, texts: Sequence[str], run: Callable[[], object], warm: Callable[[], object]) -> Throughput:
     warm()
     start = time.perf_counter()
     run()
-    return DetectionThroughput(system, len(texts), sum(len(t) for t in texts), time.perf_counter() - start)
+    return Throughput(system, len(texts), sum(len(t) for t in texts), time.perf_counter() - start)
 
 
-def run_detection_benchmark(n: int = 300, seed: int = 11, *, presidio: bool = True) -> list[DetectionThroughput]:
+def run_detection_benchmark(n: int = 300, seed: int = 11, *, presidio: bool = True) -> list[Throughput]:
     from deid_core.recognizers.pipeline import build_default_pipeline
     from deid_core.recognizers.propagation import BatchNote
     from deid_core.synth import generate_notes
@@ -78,15 +64,15 @@ def run_detection_benchmark(n: int = 300, seed: int = 11, *, presidio: bool = Tr
     return rows
 
 
-def format_detection(rows: list[DetectionThroughput]) -> str:
-    width = max(len(r.system) for r in rows)
+def format_detection(rows: list[Throughput]) -> str:
+    width = max(len(r.label) for r in rows)
     lines = [f"{'system':<{width}}  {'notes':>6} {'chars':>9} {'seconds':>8} {'chars/s':>11} {'notes/s':>8}"]
     for r in rows:
         lines.append(
-            f"{r.system:<{width}}  {r.notes:>6} {r.chars:>9} {r.seconds:>8.2f} {r.chars_per_s:>11,.0f} {r.notes_per_s:>8.1f}"
+            f"{r.label:<{width}}  {r.notes:>6} {r.chars:>9} {r.seconds:>8.2f} {r.chars_per_s:>11,.0f} {r.notes_per_s:>8.1f}"
         )
-    stage = next((r for r in rows if r.system.startswith("rules: whole stage")), None)
-    peer = next((r for r in rows if r.system.startswith("presidio")), None)
+    stage = next((r for r in rows if r.label.startswith("rules: whole stage")), None)
+    peer = next((r for r in rows if r.label.startswith("presidio")), None)
     if stage and peer:
         lines.append(f"\nwhole rules stage / presidio, characters per second: {stage.chars_per_s / peer.chars_per_s:.1f}x")
     return "\n".join(lines)
