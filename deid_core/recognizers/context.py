@@ -33,7 +33,7 @@ from deid_core.recognizers.gazetteer import (
     default_resources,
     followed_by_eponym_trigger,
 )
-from deid_core.recognizers.lexicon import CREDENTIALS, DOCTOR_TITLES, PATIENT_TITLES, RELATIONS, Lexicon
+from deid_core.recognizers.lexicon import CREDENTIALS, DOCTOR_TITLES, PATIENT_TITLES, RELATIONS, Lexicon, us_cities
 from deid_core.spans import Category, Span
 
 _I = re.IGNORECASE
@@ -66,6 +66,9 @@ _DOCTOR_ROLES = (
     r"|supervising(?:[ \t]+(?:physician|md))?|requesting(?:[ \t]+(?:physician|md))?|ordering(?:[ \t]+(?:physician|provider|md))?"
     r"|admitting(?:[ \t]+(?:physician|md))?|discharging(?:[ \t]+(?:physician|md))?|treating[ \t]+physician|staff[ \t]+physician"
     r"|charge[ \t]+nurse|primary[ \t]+nurse|bedside[ \t]+nurse|dentist|optometrist|ophthalmologist|podiatrist|chiropractor|counselor"
+    r"|counsellor|paramedic|medic|emt|interpreter|translator|doula|investigator|coordinator|navigator|cna|pct|lpn|lvn|aide|rph|pharmd"
+    r"|slp|crew|attn|assessor|examiner|specialist|technician|advocate|liaison|supervisor|phlebotomist|hygienist|cnm"
+    r"|(?:off|on)[- ]?going|oncoming|relieving|receiving(?:[ \t]+(?:nurse|rn|md|physician))?|lab[ \t]+tech|mls|mlt|np-c|fnp|aprn|crnp"
 )
 _BY_PHRASES = (
     r"(?:electronically[ \t]+)?(?:e-?)?signed|dictated|transcribed|reviewed|seen|examined|read|interpreted|reported|verified"
@@ -82,7 +85,8 @@ _PATIENT_HEADER = re.compile(
     r"(?:^|(?<=[\t|])|(?<=  )|(?<=\n)|(?<=\. )|(?<=; ))[ \t]*(?:patient(?:['’]s)?(?:[ \t]+(?:full[ \t]+)?name)?|pt\.?(?:[ \t]+name)?|name|full[ \t]+name|re|subject|client"
     r"|member|insured|guarantor|legal[ \t]+name|preferred[ \t]+name|aka|a\.k\.a\.|alias|emergency[ \t]+contact|contact(?:[ \t]+person)?"
     r"|next[ \t]+of[ \t]+kin|nok|poa|hcp|health[ \t]*care[ \t]+proxy|guardian|caregiver|mother(?:['’]s[ \t]+name)?"
-    r"|father(?:['’]s[ \t]+name)?|spouse|responsible[ \t]+party|resident[ \t]+name|patient[ \t]+id[ \t]+name)[ \t]*[:#][ \t]*",
+    r"|father(?:['’]s[ \t]+name)?|spouse|responsible[ \t]+party|resident[ \t]+name|patient[ \t]+id[ \t]+name)"
+    r"[ \t]*(?:\([^()\n]{1,30}\)[ \t]*)?[:#][ \t]*",
     _I | re.MULTILINE,
 )
 _PATIENT_INLINE = re.compile(
@@ -101,6 +105,13 @@ _SIGNOFF_BEFORE = re.compile(
     _I,
 )
 _SELF_INTRO = re.compile(r"\b(?:this[ \t]+is|my[ \t]+name[ \t]+is|i[ \t]+am|i['’]m)[ \t]+(?=[^\W\d_])", _I)
+#: typed user names of staff: "-mdubois", "jpark rn", "rn tkowalski:" (an initial and a surname, lowercase)
+_HANDLE = re.compile(
+    r"(?:^|(?<=\s))-[ \t]?(?P<dash>[a-z]{4,16})(?=[ \t]*(?:$|\n|,|[ \t](?:rn|md|np|lpn|rph|cna)\b))"
+    r"|(?<![\w.-])(?P<cred>[a-z]\.?[a-z]{3,15})[ \t]+(?i:rn|md|np|lpn|rph|cna|crna|pa-c)\b(?![\w-])"
+    r"|\b(?:rn|md|np|lpn|dr|pa)[ \t]+(?P<chat>[a-z]{4,16})[ \t]*:"
+)
+_CREW_SLASH = re.compile(r"[ \t]*(?:\([A-Za-z-]{2,8}\)|,[ \t]*[A-Z][A-Za-z-]{1,6})?[ \t]*/[ \t]*(?=[A-Z])")
 _FROM_HEADER = re.compile(r"(?:^|\n)[ \t]*from[ \t]*:[ \t]*", _I)
 _RELATION_AFTER = re.compile(
     r"^[ \t]*(?:\(|,|-)[ \t]*(?:(?:his|her|their|the[ \t]+patient['’]?s|pt['’]?s|patient['’]?s|pt)[ \t]+)?(?P<rel>[A-Za-z-]+)",
@@ -110,6 +121,31 @@ _AMBIGUOUS_CREDENTIALS = frozenset({"DO", "PT", "OT", "MA", "MS", "PA", "OD", "R
 _STATE_CREDENTIALS = frozenset({"PA", "MA", "MS", "MD", "DO"})
 _NUMBERED_PLACE_BEFORE = re.compile(
     r"(?:#[ \t]*\d{1,6}|\b(?:Suite|Ste|Unit|Store)\.?[ \t]*#?[ \t]*\w{1,6})[ \t]*,[ \t]*[A-Z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*)?$"
+)
+#: a job title after "Name, ...": "Sinéad O'Halloran, Clinical Nurse Manager", "Dana Lutz, referral coordinator"
+_JOB_TITLE_AFTER = re.compile(
+    r"[ \t]*,[ \t]*(?P<words>(?:[A-Za-z][a-z/-]+[ \t]+){0,3})(?:nurse|manager|coordinator|counsell?or|chaplain|paramedic|technician"
+    r"|technologist|therapist|pharmacist|interpreter|translator|specialist|director|officer|worker|navigator|scribe|physician"
+    r"|surgeon|consultant|registrar|practitioner|midwife|dietitian|dietician|psychologist|psychiatrist|educator|investigator"
+    r"|examiner|supervisor|pathologist|radiologist|an(?:a)?esthetist|an(?:a)?esthesiologist|hospitalist|intensivist|sonographer"
+    r"|phlebotomist|doula|clinician|geneticist|audiologist|optometrist|hygienist|paediatrician|pediatrician)s?\b",
+    _I,
+)
+#: a note from a nursing home or long-term care, where "resident" is the patient
+_LONG_TERM_CARE = re.compile(
+    r"\b(?:nursing[ \t]+(?:home|facility)|care[ \t]+cent(?:er|re)|skilled[ \t]+nursing|SNF|LTC|LTCF|long[- ]term[ \t]+care|assisted[ \t]+living"
+    r"|memory[ \t]+care|rest[ \t]+home|aged[ \t]+care|rehabilitation[ \t]*&[ \t]*nursing|nursing[ \t]*&[ \t]*rehab\w*|resident['’]s)\b",
+    _I,
+)
+#: "Amara is a 6-week-old": a name that the sentence then gives an age
+_IS_AN_AGE_AFTER = re.compile(
+    r"[ \t]+(?:is|was)[ \t]+an?[ \t]+(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|one|two|three|four|five|six"
+    r"|seven|eight|nine|ten|eleven|twelve)[a-z-]*)[ \t]*-?[ \t]*(?:years?|yrs?|yo\b|y/o|months?|mos?\b|weeks?|wks?\b|days?)",
+    _I,
+)
+_DRUG_SUFFIX = re.compile(
+    r"(?:pine|pril|olol|alol|statin|sartan|mab|nib|azole|cillin|mycin|floxacin|oxetine|azepam|zolam|parin|gliptin|gliflozin|triptan"
+    r"|vir|dronate|lukast|tidine|prazole|caine|sone|olone|terol|formin|glutide|xaban|gatran|tropin|dipine|semide|thiazide|profen)$"
 )
 _CREDENTIAL_RE = re.compile(
     r"(?P<sep>[ \t]*,?[ \t]*)(?P<cred>"
@@ -229,6 +265,8 @@ class NameRecognizer(RuleRecognizer):
             return True
         if tok.text in _CREDENTIAL_SET:
             return False
+        if mode not in ("title", "title_lower") and tok.text.isupper() and tok.text in _CLINICAL_ACRONYMS:
+            return False  # "ED MD", "Copy to PCP Dr ..."
         if len(tok.text) < 2 or not any(c.isalpha() for c in tok.text):
             return False
         is_name = self._listed(tok, listed) or all(lex.is_name(p) for p in self._parts(tok))
@@ -243,6 +281,9 @@ class NameRecognizer(RuleRecognizer):
                 return low not in _FUNCTION_WORDS and low not in _MODALS and not lex.is_stop(low) and (
                     lex.is_last(low) or not lex.is_common_word(low)
                 )
+            if mode == "lower_rest_strict":
+                # "wife jaylynn present": after a cue, only a listed name that is no word goes on
+                return low not in _MODALS and not lex.is_stop(low) and not lex.is_common_word(low) and (lex.is_last(low) or lex.is_first(low))
             if mode in ("signoff", "signature"):
                 return lex.is_first(low) and low not in _FUNCTION_WORDS
             if mode == "title_lower" and is_name and low not in _MODALS:
@@ -251,8 +292,11 @@ class NameRecognizer(RuleRecognizer):
                 return False
             if mode == "title_lower":
                 return not lex.is_common_word(low)
+            if mode == "inline":
+                # "pt bobby ray tillman seen at home": a listed given name that is no ordinary word
+                return lex.is_first(low) and not lex.is_common_word(low) and low not in _MODALS
             # "my son paulo can drive me": a given name after a relation word
-            return mode == "relation" and (lex.is_first(low) or not lex.is_common_word(low))
+            return mode == "relation" and (lex.is_first(low) or not (lex.is_common_word(low) or _DRUG_SUFFIX.search(low)))
         if tok.shape == "upper" and not tok.line_caps and not is_name and mode == "credential":
             return False  # "HTN, MS" is a problem list, not a signature
         if mode in ("title", "title_lower", "signature"):
@@ -287,7 +331,14 @@ class NameRecognizer(RuleRecognizer):
                 if gap in (" ", "\t", ". ", "."):
                     if gap.startswith(".") and prev.shape != "initial" and not (len(prev.text) <= 3 and prev.text[0].isupper()):
                         break
-                elif gap in (", ", ",") and allow_inverted and not inverted and count <= 3 and tok.capitalised:
+                elif (
+                    gap in (", ", ",")
+                    and allow_inverted
+                    and not inverted
+                    and count <= 3
+                    and tok.capitalised
+                    and (tok.shape == prev.shape or tok.shape == "initial" or self._listed(tok, listed))
+                ):  # "Lopez, Maria" and "LOPEZ, MARIA", but not "Tremblay, RAMQ"
                     inverted = True
                 else:
                     break
@@ -297,7 +348,9 @@ class NameRecognizer(RuleRecognizer):
                     break
                 j = nxt  # "Feargal de la Garza", "Dr. de la Garza"
                 continue
-            tok_mode = "lower_rest" if count and mode == "signoff" and tok.shape == "lower" and tokens[j - 1].shape == "lower" else mode
+            tok_mode = mode
+            if count and tok.shape == "lower" and tokens[j - 1].shape == "lower":
+                tok_mode = "lower_rest" if mode == "signoff" else "lower_rest_strict" if mode in ("inline", "relation") else mode
             if not self.acceptable(tok, tok_mode, listed):
                 break
             last = j
@@ -418,6 +471,8 @@ class NameRecognizer(RuleRecognizer):
                 if not credential and (run[0] == run[1] or _SIGNOFF_BEFORE.search(text[max(0, cand.start - 30) : cand.start])):
                     # "thanks\n- Alyssa": a message closes with the writer's given name, no credential
                     cand = NameCandidate(cand.start, cand.end, Category.PATIENT, 0.9, "signoff")
+            if rule == "signoff" and _CREDENTIAL_RE.match(rest) and _CREDENTIAL_RE.match(rest).group("sep").strip() == ",":
+                cand = NameCandidate(cand.start, cand.end, Category.DOCTOR, 0.85, "signoff_credential")
             if rule in ("doctor_cue", "signature", "signoff", "patient_inline", "self_intro", "from_header"):
                 rel = _RELATION_AFTER.match(rest)
                 if rel and rel.group("rel").lower() in _RELATION_SET:
@@ -439,21 +494,59 @@ class NameRecognizer(RuleRecognizer):
             elif low in _RELATION_SET:
                 pos = tok.end
                 m = re.match(r"(?:['’]s)?[ \t]*[,:(]?[ \t]*(?:(?:is|was|named|called|name[ \t]+is|,)[ \t]+)?", text[pos:])
+                nxt = tokens[idx + 1] if idx + 1 < len(tokens) else None
+                if (
+                    nxt is not None
+                    and text[pos : pos + 2] in ("'s", "’s")
+                    and nxt.shape == "lower"
+                    and not (self.lexicon.is_first(nxt.lower) and not self.lexicon.is_common_word(nxt.lower))
+                ):
+                    continue  # "your child's immunizations": after a possessive, a lowercase word is a thing
                 forward(pos + (m.end() if m else 0), Category.PATIENT, "relation", 0.9, "relation")
 
         for m in _PATIENT_HEADER.finditer(text):
             forward(m.end(), Category.PATIENT, "header", 0.9, "patient_header", inverted=True)
         for m in _PATIENT_INLINE.finditer(text):
-            forward(m.end(), Category.PATIENT, "inline", 0.75, "patient_inline")
+            forward(m.end(), Category.PATIENT, "inline", 0.75, "patient_inline", inverted=True)
+        long_term_care = bool(_LONG_TERM_CARE.search(text))
         for m in _DOCTOR_CUES.finditer(text):
             header = bool(m.groupdict().get("colon"))
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            if not header and not text[line_start : m.start()].strip() and _line_is_caps(_caps_lines(text[line_start : m.end() + 60]), 0):
+                continue  # "ANESTHESIA PRE-OP EVAL" is a heading
+            if long_term_care and m.group(0).lower().startswith("resident") and not re.match(r"[ \t]*(?:physician|md|dr)\b", text[m.end() : m.end() + 12], _I):
+                forward(m.end(), Category.PATIENT, "header", 0.9, "resident", inverted=True)
+                continue  # a nursing home's "resident" is the patient
             forward(m.end(), Category.DOCTOR, "header", 0.9 if header else 0.8, "doctor_cue", inverted=True)
+        for m in _JOB_TITLE_AFTER.finditer(text):
+            if any(w.lower() in _FUNCTION_WORDS or w.lower() in _RELATION_SET for w in m.group("words").split()):
+                continue  # "Einar, a retired nurse" is a relative with a job
+            k = self._token_index_at(tokens, m.start()) - 1
+            if k < 0 or text[tokens[k].end : m.start()].strip(" \t") != "" or not tokens[k].capitalised:
+                continue
+            run = self.run_backward(text, tokens, k, listed)
+            if run:
+                out.append(self._span(text, tokens, run, Category.DOCTOR, 0.85, "job_title"))
+        for k, tok in enumerate(tokens):
+            if tok.capitalised and tok.shape != "initial" and _IS_AN_AGE_AFTER.match(text, tok.end):
+                run = self.run_backward(text, tokens, k, listed)
+                if run and not any(self.lexicon.is_stop(t.lower) for t in tokens[run[0] : run[1] + 1]):
+                    out.append(self._span(text, tokens, run, Category.PATIENT, 0.8, "is_an_age"))
         for m in _SIGNATURE.finditer(text):
             forward(m.end(), Category.DOCTOR, "signature", 0.85, "signature", inverted=True)
         for m in _SIGNOFF.finditer(text):
             forward(m.end(), Category.PATIENT, "signoff", 0.7, "signoff")
+        for m in _HANDLE.finditer(text):
+            group = next(g for g in ("dash", "cred", "chat") if m.group(g))
+            if self._is_handle(m.group(group).replace(".", "")):
+                out.append(NameCandidate(m.start(group), m.end(group), Category.DOCTOR, 0.8, "handle"))
         for m in _SELF_INTRO.finditer(text):
             forward(m.end(), Category.PATIENT, "signoff", 0.7, "self_intro")
+        for c in list(out):
+            # "Medic: D. Haverkamp (PCP) / S. Lindqvist-Moore (ACP)": a second crew member after a slash
+            crew = _CREW_SLASH.match(text, c.end) if c.category is Category.DOCTOR else None
+            if crew:
+                forward(crew.end(), Category.DOCTOR, "header", 0.8, "crew_slash")
         for m in _FROM_HEADER.finditer(text):
             forward(m.end(), Category.PATIENT, "header", 0.7, "from_header", inverted=True)
         for m in _CREDENTIAL_RE.finditer(text):
@@ -477,6 +570,24 @@ class NameRecognizer(RuleRecognizer):
                 continue  # "Triage RN Odalys Ferrante": the credential is the role of the name after it
             if run:
                 out.append(self._span(text, tokens, run, Category.DOCTOR, 0.9, "credential"))
+        return self._doctor_signoffs(text, out)
+
+    def _is_handle(self, word: str) -> bool:
+        """``mdubois``, ``jpark``: one or two initials run into a listed surname, and no word itself."""
+        lex = self.lexicon
+        if lex.is_common_word(word) or lex.is_stop(word) or lex.is_first(word) or word in _FUNCTION_WORDS or word in _MODALS:
+            return False
+        return any(len(word) - k >= 3 and lex.is_last(word[k:]) and not lex.is_common_word(word[k:]) for k in (1, 2))
+
+    @staticmethod
+    def _doctor_signoffs(text: str, cands: list[NameCandidate]) -> list[NameCandidate]:
+        """``Thanks! -Meredith`` under a message from ``Meredith Langstaff, NP``: the writer is the clinician."""
+        doctor_words = {w.lower() for c in cands if c.category is Category.DOCTOR for w in text[c.start : c.end].split()}
+        out = []
+        for c in cands:
+            if c.rule in ("signoff", "self_intro") and c.category is Category.PATIENT and text[c.start : c.end].lower() in doctor_words:
+                c = NameCandidate(c.start, c.end, Category.DOCTOR, c.score, c.rule)
+            out.append(c)
         return out
 
     def _doctor_list(self, text: str, tokens: Sequence[Token], idx: int, listed: set[tuple[int, int]], out: list[NameCandidate]) -> None:
@@ -679,6 +790,11 @@ _FAC_TYPE = (
     r"|Rehab|VAMC|VA[ \t]+Medical[ \t]+Cent(?:er|re)|Memorial|Primary[ \t]+Care|Pediatrics|Paediatrics"
     r"|Internal[ \t]+Medicine(?:[ \t]+(?:Associates|Group|Clinic))?|Women['’]?s[ \t]+(?:Health|Cent(?:er|re)|Clinic)"
     r"|Pathology[ \t]+(?:Associates|Group)|Orthopedics|Orthopaedics|Dermatology|Cardiology|Urology|Oncology|Ob/?Gyn"
+    r"|(?:Rehabilitation|Rehab)[ \t]*(?:&|and)[ \t]*Nursing(?:[ \t]+(?:Cent(?:er|re)|Home|Facility))?|Nursing[ \t]*(?:&|and)[ \t]*Rehab(?:ilitation)?"
+    r"|Home[ \t]+Health(?:[ \t]*(?:&|and)[ \t]*Hospice)?|Health[ \t]*(?:&|and)[ \t]*Hospice|Home[ \t]+Care|Subacute|Diagnostics"
+    r"|Occupational[ \t]+(?:Medicine|Health)|Sleep[ \t]+(?:Lab|Laboratory)|Endocrinology|Gastroenterology|Neurology|Nephrology"
+    r"|Rheumatology|Pulmonology|Hematology|Psychiatry|Audiology|Ophthalmology|Otolaryngology|GI|ENT|Elementary(?:[ \t]+School)?"
+    r"|(?:Middle|High|Primary|Grammar|Public|Charter)[ \t]+School|Schools?|Academy|University|Programs?|Programme|Surgery|Service"
     # general type words last, so that the longer forms above win
     r"|Cent(?:er|re)s?|Health(?:[ \t]+(?:Alliance|Plans?|Partners|Group|Cooperative|Agency|Collaborative))?|HMO"
     r"|Dentistry|Dental(?:[ \t]+(?:Group|Care|Associates|Clinic|Office|Practice|Arts|Studio))?|Orthodontics"
@@ -692,7 +808,21 @@ _FACILITY = re.compile(
 )
 _TITLE_BEFORE_NAME = re.compile(r"\b(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof)\.?[ \t]+$", _I)
 _NOT_A_NAME_AFTER = re.compile(
-    r"[ \t]*(?::|(?i:number|no\b|num\b|id\b|course|stay|day\b|days\b|admission|discharge|policy|visit\b))"
+    r"[ \t]?(?i:number|no\b|num\b|id\b|course|stay|day\b|days\b|admission|discharge|policy|visit\b)"
+)
+#: types that also name a service or an operation ("Plastic Surgery", "Consult Service"): they need a proper name
+_WEAK_FAC_TYPES = frozenset({"surgery", "service", "program", "programs", "programme", "school", "schools", "academy", "university"})
+_ADJECTIVE_END = re.compile(r"(?:ic|al|ive|ary|ous|ical|ian)$")
+#: "Ottawa Hospital - General Campus", "Lakeshore Kidney Center - Unit 2": a site of the facility
+_CAMPUS = re.compile(
+    r"[ \t]*(?:[-–—,][ \t]*(?:[A-Z][\w'’.-]*[ \t]+){0,3}(?:Campus|Site|Branch)\b|[-–—][ \t]*Unit[ \t]+\d{1,3}[A-Za-z]?\b)"
+)
+#: the type first: "University Hospital Limerick", "Clínica de la Comunidad", "Clinique Médicale Saint-Laurent"
+_FAC_PREFIX = re.compile(
+    r"(?<![\w])(?P<type>University[ \t]+Hospitals?|H[ôo]pital|Cl[íi]nica|Clinique|Centre[ \t]+Hospitalier(?:[ \t]+Universitaire)?"
+    r"|Centro[ \t]+(?:M[ée]dico|de[ \t]+Salud)|Hospital[ \t]+(?:General|Universitario)|Policlinico|Klinikum|Ospedale|Krankenhaus)"
+    r"(?:[ \t]+(?:M[ée]dicale?|M[ée]dica|Universitaire|Dental|Familiale))?"
+    r"(?P<rest>(?:[ \t]+(?:(?:de|del|de[ \t]+la|la|des|du|of|the|di|do|da|dos|St\.?|Ste\.?|San|Santa|Saint)[ \t]+)?[A-ZÀ-Ý][\w'’.-]*){1,4})"
 )
 # "CVS Pharmacy #2231", "Store No. 88": a branch number belongs to the facility's name
 _STORE_NUMBER = re.compile(r"[ \t]*(?:#|(?:Store|Branch|Location)[ \t]*#?|No\.)[ \t]*\d{2,6}(?![\w/-])")
@@ -700,6 +830,21 @@ _CHAIN_STORE = re.compile(
     r"(?<![\w-])(?:Walgreens|CVS|Rite[ \t-]?Aid|Walmart|Wal-Mart|Costco|Kroger|Safeway|Publix|Duane[ \t]+Reade|Boots"
     r"|Target|Meijer|H-E-B|Hy-Vee|Wegmans|Albertsons|Giant[ \t]+Eagle|Sam['’]s[ \t]+Club|Lloyds)"
     r"(?:[ \t]+(?:Pharmacy|Drug(?:s|[ \t]+Store)?))?[ \t]*(?:#|(?:Store|No\.)[ \t]*#?)[ \t]*\d{2,6}(?![\w/-])"
+)
+# Typed in lowercase: "bring her to st lukes urgent care", "from brookdale assisted living"
+_LOWER_SAINT = re.compile(
+    r"(?<![\w.-])(?:st|saint)\.?[ \t]+(?P<name>[a-z]{3,}(?:['’]s|s))\b"
+    r"(?:[ \t]+(?:hospital|medical[ \t]+center|urgent[ \t]+care|er|clinic|health(?:[ \t]+center)?))?(?![\w-])"
+)
+#: "CVS on Route 9", "Walgreens on Fremont Ave": a chain store named by its street is one facility
+_CHAIN_ON = re.compile(
+    r"(?<![\w-])(?:Walgreens|CVS|Rite[ \t-]?Aid|Walmart|Costco|Kroger|Safeway|Publix|Duane[ \t]+Reade|Boots|Target|Meijer|Hy-Vee"
+    r"|Wegmans|Albertsons|Giant[ \t]+Eagle)(?:[ \t]+(?:Pharmacy|Drug(?:s|[ \t]+Store)?))?[ \t]+(?:on|off)[ \t]+"
+    r"(?:(?:Route|Rte\.?|Highway|Hwy\.?)[ \t]*\d{1,4}[A-Z]?"
+    r"|(?:[A-Z][a-z'’]+[ \t]+){1,2}(?:Ave|Avenue|St|Street|Rd|Road|Blvd|Boulevard|Ln|Lane|Pkwy|Parkway|Dr|Drive|Pike|Way)\b\.?(?![ \t]+[A-Z]))"
+)
+_LOWER_CARE_HOME = re.compile(
+    r"(?<![\w-])(?P<name>[a-z]{4,})[ \t]+(?:assisted[ \t]+living|nursing[ \t]+home|senior[ \t]+living|rehab[ \t]+center|manor)\b"
 )
 _FAC_OF = re.compile(
     r"(?<![\w])(?P<type>(?:Hospital|Medical[ \t]+Center|Clinic|Infirmary|University|Health[ \t]+System))[ \t]+of[ \t]+(?:the[ \t]+)?"
@@ -725,7 +870,9 @@ _GENERIC_FACILITY_WORDS = frozenset(
     specialty specialists associates group practice partners network system services public occupational
     environmental global department dept division unit home dentistry dental labs plan plans insurance therapy physical
     wellness drug drugs alliance agency eye hearing medical protective social adult child support financial interpreter
-    guest level employee student sexual oral men's mens population cath echo gait trauma simulation""".split()
+    guest level employee student sexual oral men's mens population cath echo gait trauma simulation poison control
+    day same-day consult consultation medical-surgical step-down acute elementary high school schools academy program
+    programs university""".split()
 )
 
 
@@ -735,7 +882,7 @@ _CLINICAL_ACRONYMS = frozenset(
     PTT BNP TSH HDU CDU OBS PMR IP OP CPAP BIPAP HFNC NC RA EMS EMT MD RN NP PA DO CNA LPN RT SLP CHF COPD CKD ESRD DM
     HTN CAD CVA TIA DVT PE UTI AKI ATN SBO GERD BPH HIV HCV HBV MRSA VRE PO IV SC SQ PRN BID TID QID QHS AM PM USA ICD
     DNR DNI AMA SOB ROS HPI PMH PSH NAD WNL NKDA RRR CTA OB GYN ENT DME PEG PICC CVC ART NSR AFIB RVR ECMO IABP LVAD
-    CABG PCI CATH TPN NPO ADL ADLS PRBC FFP ASAP STAT HOLD LAB LABS""".split()
+    CABG PCI CATH TPN NPO ADL ADLS PRBC FFP ASAP STAT HOLD LAB LABS SW PCT RPH DON MSW CM UM LDR LDRP""".split()
 )
 _ACRONYM = re.compile(r"(?<![\w&-])(?P<acr>[A-Z][A-Z&]{1,6}[A-Z])(?![\w&-])")
 _ACRONYM_CUE = re.compile(
@@ -744,6 +891,24 @@ _ACRONYM_CUE = re.compile(
     r"works|employed|dr\.?)\b",
     re.IGNORECASE,
 )
+
+
+def _type_capitalised(m: re.Match[str]) -> bool:
+    return all(w[0].isupper() for w in m.group("type").split() if w.lower() not in ("of", "and", "&"))
+
+
+def _facility_matches(text: str):
+    """Facility matches; "the Beaumont Hospital neurology clinic" falls back to the capitalised "Beaumont Hospital"."""
+    for m in _FACILITY.finditer(text):
+        if _type_capitalised(m):
+            yield m
+            continue
+        end = m.start("type")
+        while end > m.start() and text[end - 1] in " \t":
+            end -= 1
+        inner = _FACILITY.search(text, m.start(), end)
+        if inner and _type_capitalised(inner):
+            yield inner
 
 
 class FacilityRecognizer(RuleRecognizer):
@@ -759,12 +924,14 @@ class FacilityRecognizer(RuleRecognizer):
     def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
         lex = self.resources.lexicon
         out: list[Span] = []
-        for m in _FACILITY.finditer(text):
-            type_words = [w for w in m.group("type").split() if w.lower() not in ("of", "and")]
+        for m in _facility_matches(text):
+            type_words = [w for w in m.group("type").split() if w.lower() not in ("of", "and", "&")]
             if not all(w[0].isupper() for w in type_words):
                 continue  # "Routine Dental care": a type written in lowercase is ordinary prose
             if _NOT_A_NAME_AFTER.match(text, m.end("type")):
-                continue  # "Hospital number:", "Recent Labs:" are labels, "LAD. Hospital course" prose
+                continue  # "Hospital number", "LAD. Hospital course" are prose
+            if text[m.end("type") : m.end("type") + 1] == ":" and not text[text.rfind("\n", 0, m.start()) + 1 : m.start()].strip():
+                continue  # "Recent Labs:", "Discharge Pharmacy:" at the start of a line are section labels
             words = list(re.finditer(r"\S+", m.group("name")))
             keep = 0
             for i, w in enumerate(words):
@@ -773,8 +940,13 @@ class FacilityRecognizer(RuleRecognizer):
             while keep < len(words):
                 w = words[keep].group(0).rstrip(".,")
                 low = w.lower()
+                if keep + 1 < len(words) and words[keep + 1].group(0) in ("County", "Parish", "City", "Township") and w[:1].isupper():
+                    break  # "Will County Occupational Medicine": a place name that is also a word
                 if low in _FAC_TRIM or (lex.is_stop(low) and low not in _GENERIC_FACILITY_WORDS) or (len(w) == 1 and w.isascii()):
                     keep += 1
+                    continue
+                if low.endswith("ed") and lex.is_common_word(low, strict=True) and not lex.is_name(low):
+                    keep += 1  # "Recommended Home Care": a verb before the name
                     continue
                 break
             if keep >= len(words):
@@ -782,6 +954,12 @@ class FacilityRecognizer(RuleRecognizer):
             remaining = [w.group(0).rstrip(".,").lower() for w in words[keep:]]
             if all(w in _GENERIC_FACILITY_WORDS or w in ("of", "the", "and", "&") for w in remaining):
                 continue
+            if m.group("type").split()[-1].lower() in _WEAK_FAC_TYPES:
+                proper = [w for w in remaining if w not in ("of", "the", "and", "&", "for")]
+                if all(_ADJECTIVE_END.search(w) or w in _GENERIC_FACILITY_WORDS for w in proper) or (
+                    len(proper) < 2 and lex.is_common_word(proper[0], strict=True)
+                ):
+                    continue  # "Plastic Surgery", "Consult Service": a specialty, not a place
             start = m.start("name") + words[keep].start()
             end = m.end("of") if m.group("of") else m.end("type")
             if _TITLE_BEFORE_NAME.search(text[max(0, start - 6) : start]):
@@ -793,7 +971,22 @@ class FacilityRecognizer(RuleRecognizer):
             store = _STORE_NUMBER.match(text, end)
             if store:
                 end = store.end()
+            campus = _CAMPUS.match(text, end)
+            if campus:
+                end = campus.end()
+            end += self._branch_city(text, end)
             out.append(Span(start, end, Category.HOSPITAL, 0.8, "facility/typed"))
+        for m in _FAC_PREFIX.finditer(text):
+            words = list(re.finditer(r"\S+", m.group("rest")))
+            keep = 0
+            for w in words:
+                low = w.group(0).rstrip(".,").lower()
+                if low in _GENERIC_FACILITY_WORDS or low in _FAC_TRIM or (lex.is_stop(low) and not lex.is_name(low)):
+                    break
+                keep += 1
+            if keep:
+                end = m.start("rest") + words[keep - 1].end()
+                out.append(Span(m.start(), end, Category.HOSPITAL, 0.75, "facility/prefix"))
         for m in _FAC_OF.finditer(text):
             rest = m.group("rest").rstrip()
             if not rest:
@@ -801,8 +994,30 @@ class FacilityRecognizer(RuleRecognizer):
             out.append(Span(m.start(), m.start("rest") + len(rest), Category.HOSPITAL, 0.75, "facility/of"))
         for m in _CHAIN_STORE.finditer(text):
             out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.8, "facility/store"))
+        for m in _CHAIN_ON.finditer(text):
+            out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.8, "facility/store_street"))
+        for m in _LOWER_SAINT.finditer(text):
+            name = m.group("name")
+            stem = re.sub(r"['’]?s$", "", name)
+            if lex.is_first(stem) or lex.is_first(name):
+                out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_saint"))
+        for m in _LOWER_CARE_HOME.finditer(text):
+            if not (lex.is_common_word(m.group("name")) or lex.is_stop(m.group("name"))):
+                out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_home"))
         out.extend(self._acronyms(text))
         return out
+
+    def _branch_city(self, text: str, end: int) -> int:
+        """Length of a known city written right after a facility ("Kindred Hospital San Antonio"), else 0."""
+        m = re.match(r"[ \t]+([A-Z][a-z]+)(?:[ \t]+([A-Z][a-z]+))?\b", text[end : end + 40])
+        if not m:
+            return 0
+        if m.group(2) and f"{m.group(1)} {m.group(2)}".lower() in us_cities():
+            return m.end()
+        word = m.group(1).lower()
+        if word in us_cities() and not self.resources.lexicon.is_common_word(word, strict=True) and not self.resources.lexicon.is_name(word):
+            return m.end(1)
+        return 0
 
     @staticmethod
     def _acronyms(text: str) -> list[Span]:
@@ -823,12 +1038,25 @@ class FacilityRecognizer(RuleRecognizer):
 
 # ------------------------------------------------------------------ places
 _PLACE_AFTER_CUE = re.compile(
-    r"\b(?:lives|living|live|resides|residing|reside|moved(?:[ \t]+here)?|relocated(?:[ \t]+here)?|born|raised|grew[ \t]+up"
+    r"\b(?:lives|living|live|resides|residing|reside|mov(?:ed|ing)(?:[ \t]+here)?|relocat(?:ed|ing)(?:[ \t]+here)?|born|raised|grew[ \t]+up"
+    r"|(?:at|from)[ \t]+home|resident[ \t]+of|returned[ \t]+(?:home[ \t]+)?(?:to|from)|transferred[ \t]+from"
     r"|is[ \t]+from|are[ \t]+from|originally[ \t]+from|native[ \t]+of|visiting(?:[ \t]+from)?|travel(?:l)?ed|trip|vacation(?:ed|ing)?"
     r"|hometown(?:[ \t]+(?:of|is))?|works[ \t]+in|emigrated|immigrated)"
     r"(?:[ \t]+(?:in|to|from|near|of|back[ \t]+to|back[ \t]+from|up[ \t]+in))?[ \t]+(?:the[ \t]+(?:city|town|village)[ \t]+of[ \t]+)?"
     r"(?P<place>(?:(?:St\.|Ft\.|Mt\.|[A-Z][a-zA-Z'’-]+)[ \t]+){0,2}[A-Z][a-zA-Z'’-]+)"
     r"(?P<state>,[ \t]*(?:[A-Z]{2}\b|[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)?))?",
+)
+
+
+#: "a retired teacher from Wapakoneta", "died in Tuscarora": a town no list holds, after a bare preposition;
+#: it must end the phrase (a capitalised word after it makes a facility: "from Brookhaven Memorial")
+_PLACE_BARE = re.compile(r"(?<![\w-])(?P<verb>[A-Za-z]+[ \t]+)?(?:from|in)[ \t]+(?P<place>[A-Z][a-z]{3,}(?:-[A-Z][a-z]+)?)(?=[ \t]*(?:[,.;:)(\n]|$|[ \t]+[a-z(]))")
+
+
+#: "weaned from Bipap", "switched from Humira", "results in MyChart": the thing after the verb is no place
+_NOT_PLACE_VERBS = frozenset(
+    """weaned switched changed transitioned converted recovered results result enrolled logged messaged documented charted
+    signed entered ordered prescribed titrated tapered stepped off""".split()
 )
 
 
@@ -856,9 +1084,23 @@ class PlaceCueRecognizer(RuleRecognizer):
                 kept.append(w)
             if not kept or (len(kept) == 1 and lex.is_common_word(kept[0].group(0), strict=True)):
                 continue
-            out.append(Span(base + kept[0].start(), base + kept[-1].end(), Category.LOCATION, 0.65, "place_cue"))
+            end = base + kept[-1].end()
             state = m.group("state")
             if state and len(kept) == len(words):
-                name = state.lstrip(", \t")
-                out.append(Span(m.end("state") - len(name), m.end("state"), Category.LOCATION, 0.65, "place_cue"))
+                end = m.end("state")  # "moved to Dover, Delaware": the town and its state are one place
+            out.append(Span(base + kept[0].start(), end, Category.LOCATION, 0.65, "place_cue"))
+        for m in _PLACE_BARE.finditer(text):
+            word = m.group("place")
+            low = word.lower()
+            if (
+                lex.is_common_word(word)
+                or lex.is_name(low)
+                or lex.is_stop(low)
+                or lex.is_eponym(word)
+                or _DRUG_SUFFIX.search(low)
+                or _TITLE_BEFORE_NAME.search(text[max(0, m.start() - 8) : m.start()])
+                or (m.group("verb") or "").strip().lower() in _NOT_PLACE_VERBS
+            ):
+                continue  # "in Lasix", "from Tillman": a word, a drug or a person
+            out.append(Span(m.start("place"), m.end("place"), Category.LOCATION, 0.6, "place_cue/bare"))
         return out

@@ -262,7 +262,7 @@ EPONYM_TRIGGERS = frozenset(
     dressing needle forceps stitch suture anastomosis pouch fundoplication gastrectomy resection flap block nerve
     point area cells cell body bodies canal duct gland space ligament membrane hernia diverticulum deformity contracture
     aneurysm tremor chorea dementia encephalopathy apnea respiration breathing murmur rub spots nodules bundle fibers
-    coma agitation hugger pump port drip solution disorder lesion reaction response effect circle pattern
+    coma agitation hugger pump port drip solution disorder lesion reaction response effect circle pattern fall oesophagus
     """.split()
 )
 
@@ -320,9 +320,13 @@ class GazetteerRecognizer(RuleRecognizer):
         cue = bool(_PLACE_CUE.search(text[max(0, hit.start - 30) : hit.start]))
         if not cue and "country" in hit.kinds and _PLACE_COMMA_BEFORE.search(text[max(0, hit.start - 40) : hit.start]):
             cue = True  # "Manila, Philippines": a country after a capitalised place and a comma
+        if len(words) >= 2 and re.search(r"[\w)],[ \t]*$", text[max(0, hit.start - 4) : hit.start]):
+            return True  # "Hy-Vee Pharmacy #1422, Cedar Rapids": a listed city of two words after a comma
         if len(words) >= 2:
             return cue or any(not lex.is_common_word(w) for w in words if w.lower() not in _MINOR_WORDS)
         word = words[0]
+        if lex.is_common_word(word, strict=True) and re.match(r"[ \t]+[A-Z][a-z]", text[hit.end : hit.end + 3]):
+            return False  # "University Hospital Limerick", "Ward 3B of University ...": part of a longer name
         if lex.is_eponym(word) or lex.is_stop(word):
             return cue and not lex.is_eponym(word)
         if cue:

@@ -57,6 +57,21 @@ STATES: dict[str, str] = {
 STATE_ABBRS: frozenset[str] = frozenset(STATES.values())
 #: Abbreviations that are also credentials or common clinical abbreviations:
 #: after ``Name,`` they need a ZIP or a known city to count as a state.
+#: Provinces, territories and nations outside the US, written after a city ("Montréal (Québec)", "Townsville, QLD").
+REGIONS: frozenset[str] = frozenset(
+    {
+        "Ontario", "Quebec", "Québec", "British Columbia", "Alberta", "Manitoba", "Saskatchewan", "Nova Scotia",
+        "New Brunswick", "Newfoundland", "Newfoundland and Labrador", "Prince Edward Island", "Yukon", "Nunavut",
+        "Northwest Territories", "Queensland", "New South Wales", "Tasmania", "South Australia", "Western Australia",
+        "Northern Territory", "Australian Capital Territory", "England", "Scotland", "Wales", "Northern Ireland",
+        "QLD", "NSW", "VIC", "TAS", "Qld", "Vic", "Tas", "ONT", "Ont", "Que", "QC", "BC", "ON", "AB", "MB", "SK", "NS", "NB", "NL", "PE", "PEI",
+        "YT", "NU", "NT", "ACT", "SA", "WA",
+    }
+)  # fmt: skip
+#: ... of which these are also names, words or clinical abbreviations: they need a known city or a place cue.
+AMBIGUOUS_REGIONS: frozenset[str] = frozenset(
+    {"ON", "AB", "MB", "SK", "NS", "NB", "PE", "NT", "NU", "YT", "SA", "WA", "ACT", "QC", "BC", "NL", "Wales", "Yukon"}
+)
 AMBIGUOUS_STATE_ABBRS: frozenset[str] = frozenset(
     {"MD", "PA", "MA", "MS", "ME", "IN", "OR", "OK", "HI", "DE", "CO", "LA", "AL", "ID", "CT", "NC", "MO", "OH", "VA", "GA", "SC", "DC", "AS", "PR", "MT", "MN", "NE"}
 )
@@ -67,7 +82,10 @@ CREDENTIALS: tuple[str, ...] = (
     "FNP", "APRN", "ARNP", "ANP-BC", "ANP", "ACNP", "AGACNP", "CNS", "LPN", "LVN", "CNA", "RDN", "RD",
     "RRT", "CRT", "DNP", "FACS", "FACP", "FACC", "FAAP", "MBBS", "MBChB", "MPH", "MSN", "BSN", "CCC-SLP",
     "SLP", "AuD", "OD", "PsyD", "LMFT", "LPC", "CMA", "EMT-P", "EMT", "NP-C", "RN-BC", "CPhT", "MA",
-    "MS", "PAC",
+    "MS", "PAC", "MDiv", "M.Div.", "BCC", "CSPI", "CCTC", "CGC", "NCSN", "CWOCN", "WOCN", "CWON", "LMHC", "LCPC", "LMSW",
+    "LSW", "MLS", "MLT", "RPh", "FRCP", "FRCS", "MRCP", "MRCGP", "FRACP", "FRCPC", "FRCSC", "FRACGP", "CCRN", "CEN", "CPEN",
+    "OCN", "CDCES", "CDE", "IBCLC", "NRP", "NREMT", "EMT-B", "BCBA", "CADC", "LADC", "RDMS", "RVT", "CHPN", "CRRN", "CPNP",
+    "PNP", "WHNP", "PMHNP", "PMHNP-BC", "AGNP", "AGPCNP", "EdD", "MSc", "LCSW-C", "CFRN", "CPC", "PA-S", "MRCPI", "FRCPI", "MRCS", "FRCA", "FRCR", "BCPS", "CNN",
 )  # fmt: skip
 
 DOCTOR_TITLES: tuple[str, ...] = ("Dr", "Drs", "Doctor", "Prof", "Professor")

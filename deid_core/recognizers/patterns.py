@@ -20,7 +20,17 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
-from deid_core.recognizers.lexicon import AMBIGUOUS_STATE_ABBRS, STATE_ABBRS, STATES, Lexicon, default_lexicon, us_cities
+from deid_core.recognizers.lexicon import (
+    AMBIGUOUS_REGIONS,
+    AMBIGUOUS_STATE_ABBRS,
+    REGIONS,
+    STATE_ABBRS,
+    STATES,
+    Lexicon,
+    countries,
+    default_lexicon,
+    us_cities,
+)
 from deid_core.spans import Category, Span
 
 Accept = Callable[[str, "re.Match[str]"], bool]
@@ -228,11 +238,37 @@ _DATE_RULES: tuple[PatternRule, ...] = (
         "month_alone",
         Category.DATE,
         re.compile(
-            r"\b(?:in|since|until|till|during|through|last|next|early|late|mid|by|of|from)[ \t]+(?:early[ \t]+|late[ \t]+|mid-?[ \t]*)?"
+            r"\b(?:in|since|until|till|during|through|last|next|early|late|mid|by|of|from|than|before|after|around)[ \t]+(?:early[ \t]+|late[ \t]+|mid-?[ \t]*)?"
             r"(?P<v>January|February|March|April|May|June|July|August|September|October|November|December)\b(?![ \t]*\d)"
         ),
         score=0.6,
         group="v",
+    ),
+    # "the sleep study was on the 12th": a day of the month on its own
+    PatternRule(
+        "ordinal_day",
+        Category.DATE,
+        re.compile(
+            r"\b(?:on|since|from|until|by|before|after)[ \t]+the[ \t]+(?P<v>(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th))\b"
+            r"(?![ \t]*(?:-|of\b|day|week|month|year|floor|percentile|centile|time|visit|dose|cycle|grade|rib|ics|intercostal|"
+            r"vertebra|toe|finger|digit|metatarsal|cranial|nerve|trimester|decade|attempt|try|session|round|line|place|hour|minute))",
+            _I,
+        ),
+        score=0.7,
+        group="v",
+    ),
+    # "Comparison MRI 2021", "colonoscopy 2019": the year a test or procedure was done
+    PatternRule(
+        "test_year",
+        Category.DATE,
+        re.compile(
+            r"\b(?:MRI|MRA|CT|CTA|CXR|PET|echo|TTE|TEE|EGD|colonoscopy|mammogram|DEXA|biopsy|surgery|cath|EKG|ECG|EEG|EMG|"
+            r"ultrasound|US|x-?ray|PFTs?|stress[ \t]+test|vaccine|booster)[ \t]+(?:(?:done|performed|dated|from|in)[ \t]+)?"
+            r"(?P<y>(?:19|20)\d{2})(?![\d/.,]\d|\d)"
+        ),
+        score=0.7,
+        group="y",
+        accept=_year_ok,
     ),
     PatternRule(
         "holiday",
@@ -253,7 +289,7 @@ _MD_CUE_BEFORE = re.compile(
     r"(?:\b(?:on|since|from|until|till|thru|through|dated?|starting|started|start|began|begun|beginning|effective|"
     r"last|next|by|before|after|admitted|admission|discharged?|d/c|seen|visit|dos|as\s+of|returns?|f/u|follow[- ]?up|"
     r"surgery|surgeries|scheduled|due|expires?|expired|circa|week\s+of|between|performed|done|obtained|drawn|"
-    r"collected|placed|removed|changed|resumed|held|stopped|discontinued|restarted)[ \t]*(?:the[ \t]+)?(?:\(|\[)?$)",
+    r"collected|placed|removed|changed|resumed|held|stopped|discontinued|restarted|recheck|re-check|repeat|redraw)[ \t]*(?:the[ \t]+)?(?:\(|\[)?$)",
     _I,
 )
 _MD_CHAIN_BEFORE = re.compile(r"(?:,|\band\b|\bor\b|&|-|\bto\b|\bthrough\b|\bthru\b|\bvs\.?)[ \t]*$", _I)
@@ -261,13 +297,14 @@ _MD_LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:[-*•>][ \t]*)?$")
 #: words after which a bare m/d is a date: events, tests and procedures, note titles
 _MD_EVENT_BEFORE = re.compile(
     r"\b(?:[a-z]+ed|overnight|note|notes|events?|hd|pod|day|visit|appt|appointment|admission|ct|cta|mri|mra|cxr|x-?ray|echo|tte|tee|"
+    r"lmp|lnmp|edd|edc|edd/edc|onset|dob|d\.o\.b\.?|dod|dos|"
     r"ekg|ecg|eeg|emg|egd|ercp|us|ultrasound|doppler|labs?|cultures?|bcx|ucx|cvl|picc|cath|bronch|bronchoscopy|lp|biopsy|"
-    r"surgery|op|or|procedure|scan|study|imaging|film|films|vaccine|shot|infusion|transfusion|dialysis|hd|"
+    r"surgery|op|or|procedure|scan|study|imaging|film|films|vaccine|shot|infusion|transfusion|dialysis|hd|cycle|dose|"
     r"mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
     r"[ \t]*[:#-]?[ \t]*$",
     _I,
 )
-_MD_EVENT_AFTER = re.compile(r"^[ \t]*(?:at[ \t]+\d|@[ \t]*\d|\d{1,2}:\d{2}|[01]\d{3}\b|2[0-3]\d{2}\b)", _I)
+_MD_EVENT_AFTER = re.compile(r"^[ \t]*(?:at[ \t]+\d|@[ \t]*\d|\d{1,2}:\d{2}|[01]\d{3}\b|2[0-3]\d{2}\b|(?:AM|PM|a\.m\.|p\.m\.)(?![\w]))")
 _TIME_AFTER = re.compile(
     r"(?:[ \t]|,[ \t]?)(?:(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:[ \t]?[AaPp]\.?[Mm]\.?(?![A-Za-z]))?|(?:[01]\d|2[0-3])[0-5]\d(?![\d:/.-]))"
     r"(?![\w/])"
@@ -395,7 +432,7 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         Category.AGE,
         re.compile(
             rf"\b(?:age|aged|ages|age[ \t]+of|at[ \t]+the[ \t]+age[ \t]+of)\b[ \t]*[:=]?[ \t]*"
-            rf"(?P<v>{_AGE_N}(?:[ \t]*-?[ \t]*(?:{_Y}|{_SMALL})\b\.?(?:[ \t]*-?[ \t]*old\b)?)?)(?![\d/.:-])",
+            rf"(?P<v>{_AGE_N}(?:[ \t]*-?[ \t]*(?:{_Y}|{_SMALL})\b\.?(?:[ \t]*-?[ \t]*old\b)?)?)(?![\d/:-]|\.\d)",
             _I,
         ),
         score=0.9,
@@ -427,11 +464,65 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         Category.AGE,
         re.compile(
             r"(?:(?<=^)|(?<=\n)|(?<=\b[Aa] )|(?<=\b[Aa]n )|(?<=\bPt )|(?<=\bpt )|(?<=\())"
-            r"(?P<v>(?P<n>1[0-4]\d|\d{1,2})(?:[ \t]?yo)?)[ \t]?(?=[MF]\b)"
+            r"(?P<v>(?P<n>1[0-4]\d|\d{1,2})(?:[ \t]?yo)?)[ \t]?(?=[MF]\b)(?![MF][ \t]*\d)"
         ),
         score=0.7,
         group="v",
         accept=_age_value_ok,
+    ),
+)
+
+
+_NUMBER_WORD = (
+    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[ \t-](?:one|two|three|four|five|six|seven|eight|nine))?"
+    r"|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen"
+    r"|nineteen|one[ \t-]hundred(?:[ \t-](?:and[ \t-])?(?:one|two|three|four|five))?)"
+)
+#: a clause about an event in a life ("died at 47", "breast cancer at 41") makes "at NN" that person's age
+_LIFE_EVENT = re.compile(
+    r"\b(?:died|passed[ \t]+away|deceased|death|diagnosed|dx(?:['’]?d)?|onset|menarche|menopause|cancer|carcinoma|lymphoma"
+    r"|leuka?emia|melanoma|sarcoma|tumou?r|MI|stroke|CVA|dementia|transplant(?:ed)?|amputation|widowed|married|retired)\b",
+    _I,
+)
+
+
+def _life_event_age_ok(text: str, m: re.Match[str]) -> bool:
+    return _age_value_ok(text, m) and bool(_LIFE_EVENT.search(_clause_before(text, m.start(), 60)))
+
+
+_AGE_RULES = _AGE_RULES + (
+    # "sixty-two-year-old man", "a ninety year old": ages spelled out
+    PatternRule(
+        "words_old",
+        Category.AGE,
+        re.compile(rf"\b{_NUMBER_WORD}[ \t]*-?[ \t]*(?:years?|months?|weeks?|days?)[ \t]*-?[ \t]*old\b", _I),
+        score=0.9,
+    ),
+    # "89Y F", "47/F", "Age/Sex: 47/F": an age written against the sex
+    PatternRule(
+        "age_slash_sex",
+        Category.AGE,
+        re.compile(
+            r"(?<![\w/.-])(?P<v>(?P<n>1[0-4]\d|\d{1,2})(?:[ \t]?(?:Y|y|yr|yrs|yo))?)[ \t]?(?:/[ \t]?|[ \t])(?=(?:[MF]|male|female|Male|Female)\b)"
+            r"(?![MF][ \t]*\d)"
+        ),
+        score=0.75,
+        group="v",
+        accept=lambda text, m: _age_value_ok(text, m)
+        and (bool(re.search(r"(?i:\bage\b|\bsex\b|\bdob\b|\bpt\b|\bpatient\b)[^\n]{0,40}$", text[max(0, m.start() - 45) : m.start()])) or "Y" in m.group("v").upper()),
+    ),
+    # "diagnosed with breast cancer at 41 and died at 47": a family history gives ages without units
+    PatternRule(
+        "life_event_at",
+        Category.AGE,
+        re.compile(
+            r"\bat[ \t]+(?:(?:the[ \t]+)?age[ \t]+(?:of[ \t]+)?)?(?P<v>(?P<n>1[0-4]\d|\d{1,2}))"
+            r"(?![\d/:%-]|\.\d|[ \t]*(?:am|pm|a\.m|p\.m|h\b|hrs?|hours?|min|mg|mcg|ml|cm|mm|kg|lbs?|%|o['’]?clock|weeks?|wks?|days?|months?|percent|degrees?|bpm|mmhg))",
+            _I,
+        ),
+        score=0.7,
+        group="v",
+        accept=_life_event_age_ok,
     ),
 )
 
@@ -445,11 +536,11 @@ _EXT_REQUIRED = r"[ \t]*,?[ \t]*(?:x|ext\.?|extension|#)[ \t]*\d{1,6}(?!\d)"
 _EXT = rf"(?:{_EXT_REQUIRED})?"
 _PHONE_END = rf"(?:{_EXT_REQUIRED}|(?![\w/-]|\.\d))"
 _PHONE_LABEL_LONG = (
-    r"\b(?:phone|ph|tel|telephone|cell|cellphone|mobile|mob|home|work|fax|facsimile|contact|call(?:ed)?|reach(?:ed)?|text|number)"
+    r"\b(?:phone|ph|t[ée]l|t[ée]l[ée]phone|telephone|cell|cellphone|mobile|mob|home|work|fax|facsimile|contact|call(?:ed)?|reach(?:ed)?|text|number)"
 )
 _PHONE_LABEL_SHORT = r"\b(?:pager|pgr|beeper|bpr|page|paged|ext|extension)"
 _PHONE_WORDS_BEFORE = re.compile(
-    r"\b(?:phone|ph|tel|telephone|cell|cellphone|mobile|call|called|calling|reach|reached|contact|text|texted|fax|faxed|"
+    r"\b(?:phone|phoned|ph|t[ée]l|telephone|cell|cellphone|mobile|mob|call|called|calling|reach|reached|contact|text|texted|fax|faxed|ring|"
     r"pager|beeper|page|paged|number|voicemail|vm|line|hotline|home|work|office)\b[^\n]{0,30}$",
     _I,
 )
@@ -457,6 +548,20 @@ _PHONE_WORDS_BEFORE = re.compile(
 
 def _digits(s: str) -> int:
     return sum(ch.isdigit() for ch in s)
+
+
+#: words that label an identifier: a phone-shaped number after them is the identifier ("NHS No. 485 777 3456")
+_ID_WORD_BEFORE = re.compile(
+    r"(?:\b(?:NHS|CHI|MRN|SSN|SIN|medicare|medicaid|policy|member|subscriber|account|acct|claim|RAMQ|OHIP|IHI|URN|NPI|DEA)\b\.?"
+    r"[ \t]*(?:no\.?|number|num|#|id)?"
+    r"|\b(?:MR|UR|hosp(?:ital)?|clinic|chart|record|case|group|licen[cs]e|patient|pt)\b\.?[ \t]*(?:no\.?|number|num|#|id)|\bID)"
+    r"[ \t]*[:#.=]?[ \t]*$",
+    re.IGNORECASE,
+)
+
+
+def _not_id_labelled(text: str, m: re.Match[str]) -> bool:
+    return not _ID_WORD_BEFORE.search(text[max(0, m.start() - 24) : m.start()])
 
 
 _PHONE_RULES: tuple[PatternRule, ...] = (
@@ -468,6 +573,7 @@ _PHONE_RULES: tuple[PatternRule, ...] = (
             _I,
         ),
         score=0.95,
+        accept=_not_id_labelled,
     ),
     PatternRule(
         "international",
@@ -531,6 +637,27 @@ _PHONE_RULES = _PHONE_RULES + (
 )
 
 
+def _local_phone_ok(text: str, m: re.Match[str]) -> bool:
+    v = m.group(0)
+    if not 8 <= _digits(v) <= 11 or not _bare_phone_ok(text, m) or not _not_id_labelled(text, m):
+        return False
+    groups = re.findall(r"\d+", v)
+    # "01 02 2024" is a date written with spaces
+    return not (len(groups) == 3 and len(groups[2]) == 4 and groups[2][:2] in ("19", "20") and int(groups[1]) <= 12)
+
+
+_PHONE_RULES = _PHONE_RULES + (
+    # Trunk-prefixed numbers outside North America: "(07) 5555 0142", "0412 555 018", "061 555 018", "020 7946 0958"
+    PatternRule(
+        "trunk_prefixed",
+        Category.PHONE,
+        re.compile(r"(?<![\w+/.:-])(?:\(0\d{1,4}\)|0\d{1,4})(?:[ \t.-]?\d{2,4}){2,3}(?![\w/:-]|[.,]\d)" + _EXT),
+        score=0.8,
+        accept=_local_phone_ok,
+    ),
+)
+
+
 def phone_recognizer() -> PatternRecognizer:
     return PatternRecognizer("phone", _PHONE_RULES)
 
@@ -545,7 +672,7 @@ _ID_LABELS = (
     r"|hospital[ \t]*(?:number|no\.?|#)|NHS[ \t]*(?:number|no\.?|#)|CHI[ \t]*(?:number|no\.?|#)"
     r"|participant[ \t]*(?:id|number|no\.?|#)|enrollee[ \t]*(?:id|number|no\.?|#)|recipient[ \t]*(?:id|number|no\.?|#)"
     r"|lot(?=[ \t]*[:#]?[ \t]*(?-i:(?=[A-Z]*\d)[A-Z0-9]{4,12})(?![\w-]))"
-    r"|NPI|DEA(?:[ \t]*(?:number|no\.?|#))?|licen[cs]e[ \t]*(?:number|no\.?|#)|lic\.?[ \t]*#"
+    r"|NPI|DEA(?:[ \t]*(?:number|no\.?|#))?|licen[cs]e[ \t]*(?:number|no\.?|#)|lic\.?[ \t]*#|lic\.?(?=[ \t]*[:#]?[ \t]*[A-Z]{0,5}-?\d)"
     r"|encounter(?:[ \t]+(?:id|number|no\.?|#))?|enc[ \t]*(?:id|#|no\.?)|CSN|FIN|HAR|visit[ \t]*(?:id|number|no\.?|#)"
     r"|case[ \t]*(?:id|number|no\.?|#)|order[ \t]*(?:id|number|no\.?|#)|specimen(?:[ \t]+(?:id|number|no\.?|#))?"
     r"|sample[ \t]*(?:id|number|no\.?|#)|requisition(?:[ \t]+(?:number|no\.?|#))?|req[ \t]*#"
@@ -556,8 +683,13 @@ _ID_LABELS = (
     r"|passport(?:[ \t]+(?:number|no\.?|#))?|driver'?s?[ \t]+licen[cs]e(?:[ \t]+(?:number|no\.?|#))?|DL[ \t]*#|VIN"
     r"|plate[ \t]*(?:number|no\.?|#)|certificate[ \t]*(?:number|no\.?|#)|ID[ \t]*(?:number|no\.?|#)|identifier"
     r"|acc#|acct#|mrn#|id(?=[ \t]*[:#])|chart[ \t]*(?:number|no\.?|#)|barcode|tracking[ \t]*(?:number|no\.?|#)"
+    # health-card and record numbers outside the US, and labels that take any identifier after them
+    r"|URN|UR[ \t]*(?:number|no\.?|#)|RAMQ|OHIP|IHI|MBI|HIC|PHN|health[ \t]*card(?:[ \t]+(?:number|no\.?|#))?"
+    r"|licen[cs]e(?=[ \t]*[:#]?[ \t]*[A-Z]{0,5}-?\d)|(?:case[ \t]+)?ref(?:erence)?(?=[ \t]*[:#]?[ \t]*[A-Z]{0,5}-?[A-Z]{0,4}-?\d)"
+    r"|docket|run[ \t]*(?:number|no\.?|#)|file[ \t]*(?:number|no\.?|#)|incident[ \t]*(?:report[ \t]*)?(?:number|no\.?|#)"
+    r"|rx[ \t]*(?:number|no\.?|#)|prescription[ \t]*(?:number|no\.?|#)|permit[ \t]*(?:number|no\.?|#)"
     r"|(?:case|order|visit|encounter|specimen|sample|lab|ticket|claim|accession|requisition|report|exam|study|series|kit|"
-    r"tube|slide|block|batch|voucher|authorization|auth|referral|prescription|rx)(?=[ \t]*(?:[:#]|\b[A-Z]{0,4}\d))"
+    r"tube|slide|block|batch|voucher|authorization|auth|referral|prescription|rx)(?=[ \t]*(?:[:#]|\b[A-Z]{0,4}-?\d))"
 )
 _STRONG_ID_LABEL = re.compile(r"^(?:MRN|MR|med|record|unit|acct|account|acc|NPI|CSN|FIN|SSN|ss)", _I)
 _ID_VALUE = (
@@ -568,6 +700,8 @@ _ID_VALUE = (
 
 def _labelled_id_ok(text: str, m: re.Match[str]) -> bool:
     v = m.group("v")
+    if re.fullmatch(r"\d{1,2}/\d{1,2}(?:/(?:\d{2}|\d{4}))?", v):
+        return False  # "Next visit 9/21" is a date
     if _digits(v) >= 2 and len(v) >= 4:
         return True
     return bool(_STRONG_ID_LABEL.match(m.group("label"))) and len(v) >= 3
@@ -607,6 +741,38 @@ _ID_RULES: tuple[PatternRule, ...] = (
         Category.ID,
         re.compile(r"(?<![\w./:,+-])\d{7,14}(?![\w/:-]|[.,]\d|\s*(?:mg|mcg|ml|units?|%|cells))", _I),
         score=0.5,
+    ),
+)
+
+
+#: words before "No."/"#" that number something other than an identifier
+_NOT_ID_WORDS = frozenset(
+    """room rm bed bay unit apt apartment suite ste floor fl level lot phone tel telephone fax cell mobile pager page pages
+    visit step grade chair item line question table figure fig dose cycle day week stage type size pod hd station box
+    tube lead port lumen wire gauge catheter needle site slot track ward exam trial attempt cassette chapter section
+    part round session list page""".split()
+)
+
+
+def _any_label_id_ok(text: str, m: re.Match[str]) -> bool:
+    v = m.group("v")
+    if m.group("word").lower().rstrip(".") in _NOT_ID_WORDS:
+        return False
+    return _digits(v) >= 3 and len(v) >= 5
+
+
+_ID_RULES = _ID_RULES + (
+    # "Clinic no. GEN-48215", "Hosp No. R0784412", "Docket No.: CR-2023-004417", "Run #: 24-118732": any label
+    PatternRule(
+        "any_label",
+        Category.ID,
+        re.compile(
+            r"(?<![\w])(?P<word>[A-Z][A-Za-z]{1,14}\.?|[A-Z]{2,6})[ \t]*(?:No\.?|no\.|Number|number|Nbr|#|ID)[ \t]*[:#=]?[ \t]*"
+            + _ID_VALUE
+        ),
+        score=0.85,
+        group="v",
+        accept=_any_label_id_ok,
     ),
 )
 
@@ -691,7 +857,7 @@ _STREET_SUFFIX = (
     r"(?:Street|St|Avenue|Ave|Av|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Circle|Cir|Way|Place|Pl|Terrace|Ter"
     r"|Parkway|Pkwy|Highway|Hwy|Route|Rte|Square|Sq|Trail|Trl|Plaza|Plz|Loop|Alley|Row|Crescent|Path|Pike|Turnpike"
     r"|Tpke|Run|Point|Ridge|Heights|Hts|Crossing|Grove|Pass|Walk|Commons|Landing|Bend|Cove|Glen|Hollow|Meadows?"
-    r"|Mews|Expressway|Expy|Freeway|Fwy|Causeway|Wharf|Pier)"
+    r"|Mews|Expressway|Expy|Freeway|Fwy|Causeway|Wharf|Pier|Concourse|Close|Gardens|Parade|Esplanade|Promenade|Quay)"
 )
 _DIR = r"(?:N|S|E|W|NE|NW|SE|SW|N\.E\.|N\.W\.|S\.E\.|S\.W\.|North|South|East|West|Northeast|Northwest|Southeast|Southwest)\.?"
 _WORD = r"(?:[^\W\d_][\w'’.-]*|\d{1,4}(?:st|nd|rd|th))"
@@ -706,6 +872,7 @@ _STREET = re.compile(
     rf"(?<![\w/.-])(?P<num>\d{{1,6}}(?:-\d{{1,4}})?[A-Za-z]?)[ \t]+(?:{_DIR}[ \t]+)?(?:{_WORD}[ \t]+){{1,4}}?"
     rf"(?i:{_STREET_SUFFIX})\.?(?![A-Za-z])(?:[ \t]+{_DIR}(?![A-Za-z]))?"
 )
+_SECOND_SUFFIX = re.compile(rf"[ \t]+(?i:{_STREET_SUFFIX})\.?(?![A-Za-z])")
 _PO_BOX = re.compile(r"\b(?:P\.?[ \t]?O\.?[ \t]*Box|Post[ \t]+Office[ \t]+Box)[ \t]+\d{1,6}\b", _I)
 _UNIT = re.compile(
     r"[ \t]*,?[ \t]*(?:(?:Apt|Apartment|Unit|Suite|Ste|Fl|Floor|Rm|Room|Bldg|Building|Lot|Space)\b\.?|#)[ \t]*#?[ \t]*"
@@ -726,14 +893,32 @@ _ANY_CASE_ADDRESS = re.compile(
     rf"(?:[ \t]*,?[ \t]*(?i:apt|unit|suite|ste|#)\.?[ \t]*#?[ \t]*[A-Za-z0-9-]{{1,6}})?"
     rf"[ \t]*,?[ \t]+(?:[^\W\d_][\w'’.-]*[ \t]+){{0,2}}[^\W\d_][\w'’.-]*[ \t]*,?[ \t]+(?P<state>[A-Za-z]{{2}}|(?i:{_STATE_NAMES}))[ \t]+{_ZIP}"
 )
+_COUNTY = re.compile(r"(?<![\w'’-])(?:(?:St\.|[A-Z][a-z'’]+)[ \t]+){1,2}(?:County|Parish|Borough)\b(?![ \t]+(?:of\b|[A-Z]))")
+#: a ward written as a floor and a wing: "Unit 5 East", "Ward 4 North"
+_WARD = re.compile(r"\b(?:Unit|Ward|Floor|Wing)[ \t]+\d{1,2}[ \t]?(?:East|West|North|South|NE|NW|SE|SW|E|W|N|S)\b")
+#: numbered roads: "Interstate 80", "I-95", "Highway 287", "County Road 40", "Route 9"
+_ROAD = re.compile(
+    r"(?<![\w-])(?:(?:Interstate|Highway|Hwy\.?|Route|Rte\.?|State[ \t]+(?:Route|Road|Highway)|County[ \t]+(?:Road|Rd\.?|Route)"
+    r"|U\.?S\.?[ \t]+(?:Route|Highway|Hwy\.?)|Farm[ \t]+to[ \t]+Market|FM)[ \t]*-?[ \t]*\d{1,4}[A-Z]?"
+    r"|(?:I|US)-(?!12[35]\b|131\b)\d{1,3})(?![\w/.-]|\.\d)(?:[ \t]+Box[ \t]+\d{1,5}\b)?"
+)
+#: an unnumbered street after "on", "off", "near": "pick up at Walgreens on Fremont Ave"
+_NAMED_STREET = re.compile(
+    r"\b(?:on|off|near|along|at|of)[ \t]+(?P<street>(?:[A-Z][a-z'’]+[ \t]+){1,2}"
+    r"(?:Ave|Avenue|St|Street|Rd|Road|Blvd|Boulevard|Ln|Lane|Pkwy|Parkway|Dr|Drive|Pike|Terrace|Ct|Court|Pl|Place|Way)\b\.?)"
+    r"(?![ \t]+[A-Z])"
+)
+#: "1187 County Road 40": the number after a road word belongs to the street
+_ROAD_NUMBER = re.compile(r"(?:(?<=Road)|(?<=Route)|(?<=Highway))[ \t]+\d{1,4}[A-Z]?(?=[ \t]*(?:,|\n|$))")
 _ZIP_LABELLED = re.compile(rf"\b(?:zip|zip[ \t]*code|postal[ \t]*code|zipcode)\b[ \t]*[:#]?[ \t]*(?P<zip>{_ZIP})", _I)
 _ROOM = re.compile(
-    r"\b(?:room|rm|bed|bay|ward|cubicle|suite|pod)\.?[ \t]*#?[ \t]*(?:\d{1,5}[A-Za-z]?(?:-\d{1,4}[A-Za-z]?)?|[A-Za-z]\d{1,4}[A-Za-z]?)\b"
+    r"\b(?:room|rm|bed|bay|ward|cubicle|suite|pod)\.?[ \t]*#?[ \t]*(?:\d{1,5}[A-Za-z]?(?:-(?:\d{1,4}[A-Za-z]?|[A-Za-z]))?|[A-Za-z]\d{1,4}[A-Za-z]?)\b"
     r"(?:[ \t]*[-/,]?[ \t]*(?:bed|b)[ \t]*#?[ \t]*\d{1,3}[A-Za-z]?\b)?",
     _I,
 )
 _DOSE_WORD = re.compile(
-    r"(?:mg|mcg|ug|g|gm|kg|ml|mL|L|units?|iu|IU|mEq|mmol|tabs?|caps?|puffs?|drops?|bid|tid|qid|qd|qhs|qam|qpm|prn|daily|po|iv|im|sc|sq|x)",
+    r"(?:mg|mcg|ug|g|gm|kg|lbs?|oz|ft|cm|mm|ml|mL|L|units?|iu|IU|mEq|mmol|tabs?|caps?|puffs?|drops?|bid|tid|qid|qd|qhs|qam|qpm|prn|daily|po|iv|im|sc|sq|x"
+    r"|level|times|days?|weeks?|hours?|hrs?|mins?|minutes)",
     _I,
 )
 _CREDENTIAL_LIKE = frozenset({"MD", "PA", "MA", "MS", "DO", "RN", "NP", "OT", "PT"})
@@ -741,6 +926,26 @@ _NUMBERED_BEFORE = re.compile(r"(?:#[ \t]*\d{1,6}|\b(?:Suite|Ste|Unit|Store)\.?[
 _PLACE_CUE = re.compile(
     r"\b(?:in|from|to|near|of|at|lives|living|live|resides|residing|moved|born|visiting|relocated|transferred)[ \t]*$", _I
 )
+#: a city and its country or province: "Chennai, India", "Montréal (Québec)", "Townsville, QLD"
+_CITY_REGION = re.compile(
+    rf"(?<![\w'’-])(?P<city>{_CITY})(?:[ \t]*,[ \t]*|[ \t]+\()(?P<region>[{_UPPER}][^\W\d_]*(?:[ \t]+(?:and[ \t]+)?[{_UPPER}][^\W\d_]*){{0,3}})"
+)
+# Postcodes of the UK, Canada, Ireland (Eircode) and Australia (state + 4 digits)
+_FOREIGN_POSTAL = re.compile(
+    r"(?<![\w-])(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]?[ \t]?\d[ABD-HJLNP-UW-Z]{2}"
+    r"|[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ \t-]?\d[ABCEGHJ-NPRSTV-Z]\d"
+    r"|(?:[AC-FHKNPRTV-Y]\d{2}|D6W)[ \t]?(?=[0-9AC-FHKNPRTV-Y]{0,3}[A-Z])[0-9AC-FHKNPRTV-Y]{4}"
+    r"|(?:NSW|VIC|QLD|SA|WA|TAS|NT|ACT|Vic|Qld|Tas)[ \t]+\d{4})(?![\w-])"
+)
+_ADDRESS_WORD = re.compile(
+    rf"(?:\d[\w/-]*|[{_UPPER}][\w'’.-]*|\((?:[{_UPPER}][\w'’.-]*[ \t]?){{1,3}}\)|upon|on|de|la|du|des|le|sur|the|of|and|&"
+    r"|rue|boul\.?|boulevard|bd\.?|av\.?|avenue|ch\.?|chemin|route|rang|c/o)"
+)
+_NOT_ADDRESS_HEAD = frozenset(
+    """centre center hospital clinic surgery practice infirmary medicine department dept service services unit ward
+    health pharmacy school university college institute programme program""".split()
+)
+_TITLE_WORDS = frozenset("dr mr mrs ms miss mx prof doctor".split())
 
 
 class LocationPatternRecognizer(RuleRecognizer):
@@ -800,6 +1005,12 @@ class LocationPatternRecognizer(RuleRecognizer):
             start, end = m.start(), m.end()
             if m.re is _STREET and not self._street_ok(m):
                 continue
+            second = _SECOND_SUFFIX.match(text, end)
+            if second:
+                end = second.end()  # "77 Juniper Hollow Rd": the first street word was part of the name
+            road_number = _ROAD_NUMBER.match(text, end)
+            if road_number:
+                end = road_number.end()
             unit = _UNIT.match(text, end)
             if unit:
                 end = unit.end()
@@ -819,20 +1030,101 @@ class LocationPatternRecognizer(RuleRecognizer):
             city = text[city_start : m.end("city")]
             if not self._state_ok(text, city_start, city, m.group("state"), m.group("zip"), after_street=False):
                 continue
-            if m.group("zip"):
-                out.append(Span(city_start, m.end(), Category.LOCATION, score=0.85, source="address/city_state"))
-            else:
-                # "lives in Salem, Oregon": a city and a state, each its own place
-                out.append(Span(city_start, m.end("city"), Category.LOCATION, score=0.85, source="address/city_state"))
-                out.append(Span(m.start("state"), m.end("state"), Category.LOCATION, score=0.85, source="address/city_state"))
+            # "lives in Salem, Oregon": city and state are one place, as an address is (docs/annotation.md)
+            out.append(Span(city_start, m.end(), Category.LOCATION, score=0.85, source="address/city_state"))
+        out.extend(self._city_regions(text))
+        out.extend(self._foreign_addresses(text))
         for m in _ANY_CASE_ADDRESS.finditer(text):
             # a lowercase address ("576 nw washington ln, fairfield, wi 56812") needs its state and ZIP
             if m.group("state").upper() in STATE_ABBRS or len(m.group("state")) > 2:
                 out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.85, source="address/any_case"))
+        for m in _COUNTY.finditer(text):
+            first = m.group(0).split()[0]
+            if first.lower() in ("the", "this", "that", "our", "each", "every", "a", "an", "in", "of", "from", "and") or self.lexicon.is_stop(first):
+                continue
+            out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.75, source="address/county"))
         for m in _ZIP_LABELLED.finditer(text):
             out.append(Span(m.start("zip"), m.end("zip"), Category.LOCATION, score=0.85, source="address/zip"))
+        for m in _WARD.finditer(text):
+            out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.75, source="address/ward"))
+        for m in _ROAD.finditer(text):
+            out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.75, source="address/road"))
+        for m in _NAMED_STREET.finditer(text):
+            first = m.group("street").split()[0]
+            if self.lexicon.is_stop(first) or first.lower() in ("the", "this", "that"):
+                continue
+            out.append(Span(m.start("street"), m.end("street"), Category.LOCATION, score=0.7, source="address/named_street"))
         for m in _ROOM.finditer(text):
             out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.8, source="address/room"))
+        return out
+
+    def _city_regions(self, text: str) -> list[Span]:
+        """``Chennai, India``, ``Montréal (Québec)``, ``Townsville, QLD``: a city with its country or province."""
+        out = []
+        lex = self.lexicon
+        known_countries = countries()
+        for m in _CITY_REGION.finditer(text):
+            words = m.group("region").split()
+            region_end = None
+            for n in range(len(words), 0, -1):
+                cand = " ".join(words[:n])
+                if cand in REGIONS or (cand.lower() in known_countries and cand[:1].isupper() and len(cand) > 3):
+                    region_end = m.start("region") + len(cand)
+                    region = cand
+                    break
+            if region_end is None:
+                continue
+            if text[m.end("city") : m.start("region")].strip().startswith("("):
+                if text[region_end : region_end + 1] != ")":
+                    continue
+                region_end += 1
+            city_start = self._trim_city(text, m.start("city"), m.end("city"))
+            city = text[city_start : m.end("city")]
+            first = city.split()[0].strip(".,")
+            if len(city) < 3 or lex.is_stop(first) or first.lower() in ("the", "and", "of") or (city.isupper() and len(city) <= 3):
+                continue
+            cue = bool(_PLACE_CUE.search(text[max(0, city_start - 16) : city_start]))
+            known = self._city_known(city)
+            if (region in AMBIGUOUS_REGIONS or lex.is_name(region.lower())) and not (known or cue):
+                continue  # "Lopez, Jordan" is a name written surname first
+            if not (known or cue) and (lex.is_name(first.lower()) or lex.is_common_word(first.lower(), strict=True)):
+                continue
+            out.append(Span(city_start, region_end, Category.LOCATION, score=0.8, source="address/city_region"))
+        return out
+
+    @staticmethod
+    def _foreign_addresses(text: str) -> list[Span]:
+        """A UK, Canadian, Irish or Australian postcode and the address pieces before it on its line."""
+        out = []
+        for m in _FOREIGN_POSTAL.finditer(text):
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            head = text[line_start : m.start()]
+            cut = max(head.rfind(": "), head.rfind(";"), head.rfind("\t"), head.rfind("  "))
+            base = line_start + (cut + 1 if cut >= 0 else 0)
+            head = text[base : m.start()]
+            parts = head.split(",")
+            start = None
+            offset = len(head)
+            for k, part in enumerate(reversed(parts)):
+                offset -= len(part)
+                piece = part.strip()
+                if not piece:
+                    if k == 0:
+                        offset -= 1
+                        continue
+                    break
+                words = piece.split()
+                if len(words) > 7 or any(not _ADDRESS_WORD.fullmatch(w) for w in words):
+                    break
+                if words[-1].lower().strip(".") in _NOT_ADDRESS_HEAD or words[0].lower().strip(".") in _TITLE_WORDS:
+                    break
+                start = base + offset + (len(part) - len(part.lstrip()))
+                if k >= 5:
+                    break
+                offset -= 1  # the comma
+            if start is None:
+                continue
+            out.append(Span(start, m.end(), Category.LOCATION, score=0.85, source="address/postcode"))
         return out
 
     @staticmethod
@@ -841,6 +1133,8 @@ class LocationPatternRecognizer(RuleRecognizer):
         name_words = m.group(0).split()[1:-1]
         if any(_DOSE_WORD.fullmatch(w.rstrip(".,")) for w in name_words):
             return False  # "200 mg BID. Sees Dr. Lee" is a dose and a sentence, not "... Dr."
+        if any(w in ("and", "at", "to", "in", "on", "for", "with", "from", "by", "is", "was", "then", "or") for w in name_words):
+            return False  # "level 3 and respite at Mercy Place" is prose that ends on a street word
         return any(w[:1].isupper() or w[:1].isdigit() for w in name_words)
 
 

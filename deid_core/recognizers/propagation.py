@@ -253,8 +253,11 @@ def propagate_batch(
 # "(Radomir Kovalenko, 71)", "Ines Quintanar, 88, who", "Delphine Arceneaux, 38F": a bare number
 # right after a patient's name is that patient's age; the name is what makes the number an age.
 _AGE_AFTER_NAME = re.compile(
-    r"[ \t]*(?:,[ \t]*|\([ \t]*)(?P<age>1[01]\d|12[0-5]|\d{1,2})"
-    r"(?=[ \t]*(?:[,;)]|(?:[MF]|yo|y/o|y\.o\.?|years?|yrs?)(?![\w/])|\n|$))"
+    r"(?:[ \t]*(?:,[ \t]*|\([ \t]*)(?P<age>(?:1[01]\d|12[0-5]|\d{1,2})(?:[ \t]?(?:yo|y/o|y\.o\.?|years?|yrs?|mos?|months?|wks?|weeks?|y)(?![\w/]))?)"
+    r"(?=[ \t]*(?:[,;)]|[MF](?![\w/])|\n|$))"
+    # "Dashiell Moncrieff 46M", "YAMAMOTO, KENJI  81y": a number glued to the sex or a unit, after spaces only
+    r"|[ \t]+(?P<glued>(?:1[01]\d|12[0-5]|\d{1,2})(?:y|yo|y/o))(?![\w/])"
+    r"|[ \t]+(?P<sexed>1[01]\d|12[0-5]|\d{1,2})(?=[MF](?![\w/])))"
 )
 
 
@@ -268,7 +271,8 @@ def ages_after_names(text: str, spans: Sequence[Span]) -> list[Span]:
         m = _AGE_AFTER_NAME.match(text, s.end)
         if not m:
             continue
-        start, end = m.start("age"), m.end("age")
+        group = next(g for g in ("age", "glued", "sexed") if m.group(g) is not None)
+        start, end = m.start(group), m.end(group)
         if any(a < end and start < b for a, b in taken):
             continue
         out.append(Span(start, end, Category.AGE, 0.7, "age/after_name"))
