@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 OUT    ?= out
 
-.PHONY: run test venv install install-test services clean
+.PHONY: run test venv install install-test services system-packages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,10 @@ run: install
 services:
 	@bash scripts/services.sh
 
-test: install-test services
+system-packages:
+	@bash scripts/system-packages.sh
+
+test: install-test system-packages services
 	$(BIN)/python -m pytest
 
 clean:

@@ -44,6 +44,8 @@ class Purpose:
     WEB = "web/v1"
     HASHES = "hashes/v1"
     KEY_ID = "key-id/v1"
+    AT_REST = "at-rest.aes-gcm/v1"  # sealing PHI in the state store (fleet.sealing)
+    AT_REST_DIGEST = "at-rest.digest/v1"  # keyed dedupe digest of a stored note
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from fleet.harness import WorkerProcess
-from fleet.models import AuditEntry
+from fleet.models import AuditEntry, Item
 from fleet.pipeline import PipelineConfig
 from fleet.producer import FleetClient
 
@@ -74,8 +74,10 @@ def kill_trial(
         redelivered = s.scalar(
             select(func.count()).where(AuditEntry.batch_id == batch.batch_id, AuditEntry.detail.like("redelivered%"))
         )
+        withheld = set(s.scalars(select(Item.external_id).where(Item.batch_id == batch.batch_id, Item.leaks > 0)))
     failed_ids = {f.record_id for f in client.failures(batch.batch_id)}
-    lost = sum(1 for i in ids if i not in exported and i not in failed_ids)
+    # A note the leak report withheld is accounted for, not lost.
+    lost = sum(1 for i in ids if i not in exported and i not in failed_ids and i not in withheld)
     duplicated = sum(n - 1 for n in exported.values())
     return TrialResult(len(ids), status.done, status.failed, lost, duplicated, int(redelivered or 0), done_at_kill, seconds)
 

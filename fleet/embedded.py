@@ -4,7 +4,8 @@ The stages and the store are the fleet's own (:func:`fleet.stages.execute_stage`
 over the same schema); only the dispatcher differs: messages go to an
 in-process queue that is drained until it is empty.  With an in-memory
 store (the default) nothing of the notes is left on disk; with a state file
-a re-run of the same input skips every stage that already ran.
+(notes sealed under the study key, as in the fleet) a re-run of the same
+input skips every stage that already ran.
 """
 
 from __future__ import annotations

@@ -6,7 +6,10 @@ Every stage result is keyed by ``(note, stage, pipeline_version, key_id)``
 a stage that already ran for a note under the same pipeline and key is
 skipped, and a racing duplicate loses on the unique constraint.
 
-Key material is never stored: a study row holds its key id only.
+Key material is never stored: a study row holds its key id only.  The
+original text of a note and its patient id are stored sealed
+(:mod:`fleet.sealing`); spans are offsets and categories only, so the
+store alone reveals no detected identifier.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -78,16 +82,22 @@ class Batch(Base):
 
 
 class NoteRow(Base):
-    """One note's text, shared by every batch that submits the same record."""
+    """One note, sealed under the study key ``key_id``; shared by every batch under that key.
+
+    ``text_digest`` is keyed (see :func:`fleet.sealing.text_digest`), so it
+    deduplicates re-submissions without letting a dump confirm a guessed note.
+    Read the text with :func:`fleet.sealing.note_plaintext`.
+    """
 
     __tablename__ = "notes"
-    __table_args__ = (UniqueConstraint("study_id", "external_id", "text_sha256"),)
+    __table_args__ = (UniqueConstraint("study_id", "external_id", "text_digest"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     study_id: Mapped[str] = mapped_column(ForeignKey("studies.id"))
     external_id: Mapped[str] = mapped_column(String(500))
-    patient_id: Mapped[str | None] = mapped_column(String(500), nullable=True)
-    text: Mapped[str] = mapped_column(Text)
-    text_sha256: Mapped[str] = mapped_column(String(64))
+    key_id: Mapped[str] = mapped_column(String(250))
+    patient_sealed: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    text_sealed: Mapped[bytes] = mapped_column(LargeBinary)
+    text_digest: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -111,6 +121,10 @@ class Item(Base):
     error_class: Mapped[str | None] = mapped_column(String(100), nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     flagged: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: Leak-report hits in this item's output; any hit withholds the output from export.
+    leaks: Mapped[int] = mapped_column(Integer, default=0)
+    #: Why the item waits for a reviewer (no original text: categories, rules, offsets).
+    review_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
 
 
@@ -160,7 +174,12 @@ class VerifierScore(Base):
 
 
 class Output(Base):
-    """A de-identified note; spans are in output coordinates, replacements hold no original text."""
+    """A de-identified note; spans are in output coordinates, replacements hold no original text.
+
+    When the leak report found original text in the output, ``text`` is
+    empty (the leaky output is never stored) and ``leaks_json`` says where
+    and why, again without any original text.
+    """
 
     __tablename__ = "outputs"
     __table_args__ = (UniqueConstraint("note_id", "key_id", "pipeline_version"),)
@@ -172,6 +191,8 @@ class Output(Base):
     spans_json: Mapped[str] = mapped_column(Text)
     replacements_json: Mapped[str] = mapped_column(Text)
     masked_count: Mapped[int] = mapped_column(Integer, default=0)
+    leaks: Mapped[int] = mapped_column(Integer, default=0)
+    leaks_json: Mapped[str] = mapped_column(Text, default="[]")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -192,6 +213,84 @@ class AuditEntry(Base):
     done: Mapped[int] = mapped_column(Integer, default=0)
     failed: Mapped[int] = mapped_column(Integer, default=0)
     skipped: Mapped[int] = mapped_column(Integer, default=0)
+    leaks: Mapped[int] = mapped_column(Integer, default=0)
+    #: Content digest of the model directory a model recognizer loaded ("" for rules).
+    model_digest: Mapped[str] = mapped_column(String(64), default="")
     detail: Mapped[str] = mapped_column(String(500), default="")
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# --- intake API and review ---
+
+
+class ReviewStatus:
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+class ReviewAction:
+    ADD = "add"
+    REMOVE = "remove"
+    ACCEPT = "accept"
+
+
+class Tenant(Base):
+    """An organisation that submits over HTTP; it sees only the studies granted to it."""
+
+    __tablename__ = "tenants"
+    id: Mapped[str] = mapped_column(String(100), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ApiToken(Base):
+    """A tenant's bearer token, kept as its SHA-256 only: a dump of the store cannot authenticate."""
+
+    __tablename__ = "api_tokens"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id"), index=True)
+    token_sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(100), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class TenantStudy(Base):
+    """A study granted to a tenant; the study is the key, so no study is ever shared by two tenants."""
+
+    __tablename__ = "tenant_studies"
+    study_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ReviewState(Base):
+    """Where the review of one output ``(note, key id, pipeline version)`` stands."""
+
+    __tablename__ = "review_states"
+    __table_args__ = (UniqueConstraint("note_id", "key_id", "pipeline_version"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    note_id: Mapped[int] = mapped_column(ForeignKey("notes.id"))
+    key_id: Mapped[str] = mapped_column(String(250))
+    pipeline_version: Mapped[str] = mapped_column(String(100))
+    status: Mapped[str] = mapped_column(String(10), default=ReviewStatus.OPEN)
+    revision: Mapped[int] = mapped_column(Integer, default=0)
+    reviewer: Mapped[str] = mapped_column(String(200), default="")
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+
+
+class ReviewSpan(Base):
+    """One reviewer action on a span of an output: offsets and category, never the text they cover."""
+
+    __tablename__ = "review_spans"
+    __table_args__ = (Index(None, "note_id", "key_id", "pipeline_version"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    note_id: Mapped[int] = mapped_column(ForeignKey("notes.id"))
+    key_id: Mapped[str] = mapped_column(String(250))
+    pipeline_version: Mapped[str] = mapped_column(String(100))
+    action: Mapped[str] = mapped_column(String(10))
+    start: Mapped[int] = mapped_column(Integer)
+    end: Mapped[int] = mapped_column(Integer)
+    category: Mapped[str] = mapped_column(String(20))
+    reviewer: Mapped[str] = mapped_column(String(200), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -7,11 +7,15 @@ store and hands only ``(batch id, item ids)`` to a :class:`Dispatcher`
 inline one runs the stages in this process.  A malformed record becomes a
 failed item with its error, so ``submitted == done + failed`` once a batch
 is complete, and every failed note says why.
+
+Notes are sealed here, before they reach the store (:mod:`fleet.sealing`),
+so the producer needs the study key; a batch runs under the key store's
+current key for its study, and after a rotation new batches get the new key.
+Items the leak report withheld are counted (``leaked``) and never exported.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 import uuid
@@ -24,9 +28,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from deid_core.records import Record, RecordError, atomic_writer, dump, optional_str, read_jsonl
-from fleet.keystore import KeyStore, check_study_name
+from deid_core.keys import StudyKey
+from fleet.keystore import KeyStore, check_study_name, load_checked
 from fleet.models import Batch, Configuration, Item, ItemStatus, NoteRow, Output, Study
 from fleet.pipeline import STAGE_SUBMIT, PipelineConfig
+from fleet.sealing import note_patient_id, seal_note_text, seal_patient_id
 from tasks.detect import estimate_tokens, token_batches
 
 
@@ -66,6 +72,7 @@ class BatchStatus:
     failed: int
     flagged: int
     pending_by_stage: dict[str, int] = field(default_factory=dict)
+    leaked: int = 0  # done, but withheld from export by the leak report
 
     @property
     def complete(self) -> bool:
@@ -86,6 +93,7 @@ class BatchStatus:
             "done": self.done,
             "failed": self.failed,
             "flagged": self.flagged,
+            "leaked": self.leaked,
             "pending_by_stage": self.pending_by_stage,
             "complete": self.complete,
         }
@@ -123,10 +131,6 @@ def incoming_from_records(items: Iterable[Record | RecordError]) -> Iterable[Inc
         yield IncomingNote(item.line, item.id, item.data["text"], patient)
 
 
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 class FleetClient:
     def __init__(
         self,
@@ -154,7 +158,8 @@ class FleetClient:
         check_study_name(study)
         first_stage = config.stages[0]
         with self.sessions.begin() as s:
-            key_id = self._study_key_id(s, study)
+            key = self._study_key(s, study)
+            key_id = key.key_id
             if s.get(Configuration, config.digest) is None:
                 s.add(Configuration(digest=config.digest, body=config.body))
                 s.flush()
@@ -184,13 +189,20 @@ class FleetClient:
                     rejected += 1
                     continue
                 seen.add(rec.record_id)
-                digest = _sha(rec.text)
-                note = existing.get((rec.record_id, digest))
+                sealed = seal_note_text(key, study, rec.text)
+                note = existing.get((rec.record_id, sealed.digest))
                 if note is None:
-                    note = NoteRow(study_id=study, external_id=rec.record_id, patient_id=rec.patient_id, text=rec.text, text_sha256=digest)
+                    note = NoteRow(
+                        study_id=study,
+                        external_id=rec.record_id,
+                        key_id=key_id,
+                        patient_sealed=seal_patient_id(key, study, sealed.digest, rec.patient_id),
+                        text_sealed=sealed.sealed,
+                        text_digest=sealed.digest,
+                    )
                     s.add(note)
                     s.flush()
-                    existing[(rec.record_id, digest)] = note
+                    existing[(rec.record_id, sealed.digest)] = note
                 item.note_id = note.id
                 s.add(item)
                 pending.append((item, estimate_tokens(rec.text)))
@@ -202,14 +214,16 @@ class FleetClient:
             self._send(first_stage, batch_id, chunk)
         return SubmitResult(batch_id, len(incoming), rejected, len(chunks))
 
-    def _study_key_id(self, s: Session, study: str) -> str:
-        row = s.get(Study, study)
-        if row is not None:
-            return row.key_id
+    def _study_key(self, s: Session, study: str) -> StudyKey:
+        """The key store's current key; the study row follows it after a rotation."""
         key = self.keystore.load(study)
-        s.add(Study(id=study, key_id=key.key_id))
+        row = s.get(Study, study)
+        if row is None:
+            s.add(Study(id=study, key_id=key.key_id))
+        elif row.key_id != key.key_id:
+            row.key_id = key.key_id
         s.flush()
-        return key.key_id
+        return key
 
     @staticmethod
     def _existing_notes(s: Session, study: str, incoming: Sequence[IncomingNote]) -> dict[tuple[str, str], NoteRow]:
@@ -218,7 +232,7 @@ class FleetClient:
         for start in range(0, len(ids), 500):
             rows = s.scalars(select(NoteRow).where(NoteRow.study_id == study, NoteRow.external_id.in_(ids[start : start + 500])))
             for n in rows:
-                out[(n.external_id, n.text_sha256)] = n
+                out[(n.external_id, n.text_digest)] = n
         return out
 
     def _chunks(self, ids: list[int], tokens: list[int], gpu: bool) -> list[list[int]]:
@@ -277,6 +291,7 @@ class FleetClient:
                 ).all()
             )
             flagged = s.scalar(select(func.count()).where(Item.batch_id == batch_id, Item.flagged.is_(True))) or 0
+            leaked = s.scalar(select(func.count()).where(Item.batch_id == batch_id, Item.leaks > 0)) or 0
             return BatchStatus(
                 batch_id=batch.id,
                 study=batch.study_id,
@@ -288,6 +303,7 @@ class FleetClient:
                 failed=counts.get(ItemStatus.FAILED, 0),
                 flagged=flagged,
                 pending_by_stage=by_stage,
+                leaked=leaked,
             )
 
     def wait(self, batch_id: str, timeout: float | None = None, poll: float = 0.5) -> BatchStatus:
@@ -309,11 +325,12 @@ class FleetClient:
         return [Failure(line, rid, ec or "", err or "") for line, rid, ec, err in rows]
 
     def results(self, batch_id: str) -> Iterable[dict]:
-        """De-identified records of the batch's done items, in input order."""
+        """De-identified records of the batch's done items, in input order; leak-withheld items left out."""
         with self.sessions() as s:
             batch = self._batch(s, batch_id)
+            keys: dict[str, StudyKey] = {}
             rows = s.execute(
-                select(Item.external_id, Item.flagged, NoteRow.patient_id, Output.text, Output.spans_json)
+                select(Item.external_id, Item.flagged, NoteRow, Output.text, Output.spans_json)
                 .join(NoteRow, NoteRow.id == Item.note_id)
                 .join(
                     Output,
@@ -321,13 +338,15 @@ class FleetClient:
                     & (Output.key_id == batch.key_id)
                     & (Output.pipeline_version == batch.pipeline_version),
                 )
-                .where(Item.batch_id == batch_id, Item.status == ItemStatus.DONE)
+                .where(Item.batch_id == batch_id, Item.status == ItemStatus.DONE, Item.leaks == 0, Output.leaks == 0)
                 .order_by(Item.line)
             )
-            for rid, flagged, patient, text, spans_json in rows:
+            for rid, flagged, note, text, spans_json in rows:
+                if note.key_id not in keys:
+                    keys[note.key_id] = load_checked(self.keystore, batch.study_id, note.key_id)
                 yield {
                     "id": rid,
-                    "patient_id": patient,
+                    "patient_id": note_patient_id(note, keys[note.key_id]),
                     "text": text,
                     "spans": json.loads(spans_json),
                     "key_id": batch.key_id,
@@ -369,7 +388,7 @@ class Connection:
 def connect(settings, *, dispatch: bool = True) -> Connection:
     """A :class:`FleetClient` on the settings' store; with ``dispatch`` it sends to Celery."""
     from fleet.db import make_engine, session_factory
-    from fleet.keystore import DirectoryKeyStore
+    from fleet.keystore import open_keystore
 
     engine = make_engine(settings.database_url, settings.database_schema)
     dispatcher = None
@@ -379,7 +398,7 @@ def connect(settings, *, dispatch: bool = True) -> Connection:
         dispatcher = CeleryDispatcher.for_settings(settings)
     client = FleetClient(
         session_factory(engine),
-        DirectoryKeyStore(settings.key_dir),
+        open_keystore(settings.key_dir),
         dispatcher,
         chunk_size=settings.chunk_size,
         gpu_token_budget=settings.gpu_token_budget,

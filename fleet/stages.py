@@ -11,10 +11,16 @@ the next stage.  Each call:
    note only takes itself down;
 2. skips notes whose ``(note, stage, pipeline_version, key_id)`` already
    ran, so redelivery and re-submission redo nothing;
-3. runs the pure ``deid_core`` stage per note, isolating failures: a note
-   that fails records its error class and message and leaves the rest;
+3. opens the sealed notes (:mod:`fleet.sealing`) in one place, then runs
+   the pure ``deid_core`` stage per note, isolating failures: a note that
+   fails (or does not open) records its error class and message and leaves
+   the rest;
 4. writes results, the stage run and the item's advance in one
    transaction, and an audit row saying what ran where.
+
+The anonymize stage also runs the leak report (:mod:`deid_core.leaks`): an
+output with any hit is not stored, its item is flagged and withheld from
+export, and the reason (categories and offsets, no text) is recorded.
 """
 
 from __future__ import annotations
@@ -31,8 +37,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from deid_core.anonymizer.engine import Anonymizer, Note
+from deid_core.keys import StudyKey
+from deid_core.leaks import Leak, scan_output, summarize
 from deid_core.resolution import merge_adjacent, resolve
 from deid_core.spans import Category, Span, span_to_dict
+from fleet.audit import model_digest_for
 from fleet.keystore import KeyStore, load_checked
 from fleet.models import (
     AuditEntry,
@@ -48,8 +57,9 @@ from fleet.models import (
     utcnow,
 )
 from fleet.pipeline import STAGE_ANONYMIZE, STAGE_DONE, STAGE_RESOLVE, STAGE_VERIFY, PipelineConfig, stage_kind
+from fleet.sealing import note_patient_id, note_plaintext
 from fleet.settings import ModelSpec
-from fleet.verifier import ResidualPatternVerifier, Verifier
+from fleet.verifier import Verifier, default_verifier
 from tasks.detect import DetectNote, detect_isolated
 
 RESOLVED = "resolved"
@@ -72,7 +82,7 @@ class StageContext:
     device: str | None = None
     worker: str = field(default_factory=default_worker_name)
     max_deliveries: int = 4
-    verifier: Verifier = field(default_factory=ResidualPatternVerifier)
+    verifier: Verifier = field(default_factory=default_verifier)
     detector_loader: Callable[..., object] | None = None
 
 
@@ -85,12 +95,48 @@ class StageResult:
     done: int = 0
     failed: int = 0
     skipped: int = 0
+    leaked: int = 0  # notes withheld by the leak report (anonymize stage)
 
 
 @dataclass
 class _Ok:
     rows: list = field(default_factory=list)
     flagged: bool | None = None
+    leaks: int = 0
+    review_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlainNote:
+    """A note row opened for one stage call; lives in memory only."""
+
+    id: int
+    external_id: str
+    text: str
+    patient_id: str | None
+
+
+def open_notes(ctx: StageContext, study: str, rows: Sequence[NoteRow]) -> tuple[list[PlainNote], dict[int, BaseException]]:
+    """Unseal ``rows`` under their own study keys; a note that does not open fails alone."""
+    keys: dict[str, StudyKey | BaseException] = {}
+    opened: list[PlainNote] = []
+    failed: dict[int, BaseException] = {}
+    for row in rows:
+        key = keys.get(row.key_id)
+        if key is None:
+            try:
+                key = load_checked(ctx.keystore, study, row.key_id)
+            except Exception as exc:
+                key = exc
+            keys[row.key_id] = key
+        if isinstance(key, BaseException):
+            failed[row.id] = key
+            continue
+        try:
+            opened.append(PlainNote(row.id, row.external_id, note_plaintext(row, key), note_patient_id(row, key)))
+        except Exception as exc:
+            failed[row.id] = exc
+    return opened, failed
 
 
 _CONFIGS: dict[str, PipelineConfig] = {}
@@ -144,7 +190,7 @@ def error_text(exc: BaseException) -> str:
 
 
 def _recognize(kind: str):
-    def run(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[NoteRow]):
+    def run(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[PlainNote]):
         from workers.models import get_detector
 
         loader = ctx.detector_loader or get_detector
@@ -159,12 +205,14 @@ def _recognize(kind: str):
         for note, res in zip(notes, outcome.results):
             results[note.id] = res if isinstance(res, BaseException) else _Ok(_span_rows(note.id, kind, batch.pipeline_version, res))
         component = f"{kind}:{getattr(detector, 'name', kind)}/{getattr(detector, 'version', '?')}"
-        return results, component, f"oom_splits={outcome.oom_splits}"
+        digest = model_digest_for(kind, ctx.models)
+        detail = f"oom_splits={outcome.oom_splits}" + (f" model_sha256={digest}" if digest else "")
+        return results, component, detail
 
     return run
 
 
-def _resolve(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[NoteRow]):
+def _resolve(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[PlainNote]):
     spans = spans_by_note(s, [n.id for n in notes], config.recognizers, batch.pipeline_version)
     results: dict[int, _Ok | BaseException] = {}
     for n in notes:
@@ -176,7 +224,7 @@ def _resolve(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig
     return results, "deid_core.resolution", ""
 
 
-def _verify(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[NoteRow]):
+def _verify(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[PlainNote]):
     spans = spans_by_note(s, [n.id for n in notes], [RESOLVED], batch.pipeline_version)
     results: dict[int, _Ok | BaseException] = {}
     for n in notes:
@@ -191,7 +239,8 @@ def _verify(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig,
                 score=score,
                 flagged=flagged,
             )
-            results[n.id] = _Ok([row], flagged)
+            reason = f"verifier {ctx.verifier.name} scored {score:.2f} > {config.verifier_threshold}" if flagged else None
+            results[n.id] = _Ok([row], flagged, review_reason=reason)
         except Exception as exc:
             results[n.id] = exc
     return results, ctx.verifier.name, f"threshold={config.verifier_threshold}"
@@ -206,7 +255,7 @@ def _anonymizer(ctx: StageContext, batch: Batch, config: PipelineConfig) -> Anon
     return found
 
 
-def _anonymize(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[NoteRow]):
+def _anonymize(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[PlainNote]):
     try:
         anonymizer = _anonymizer(ctx, batch, config)
     except Exception as exc:
@@ -216,17 +265,20 @@ def _anonymize(ctx: StageContext, s: Session, batch: Batch, config: PipelineConf
     for n in notes:
         try:
             out = anonymizer.anonymize(Note(n.external_id, n.text, n.patient_id, tuple(spans[n.id])))
+            leaks = scan_output(n.text, spans[n.id], out.text, out.replacements)
             replacements = [dict(asdict(r), category=r.category.value) for r in out.replacements]
             row = Output(
                 note_id=n.id,
                 key_id=batch.key_id,
                 pipeline_version=batch.pipeline_version,
-                text=out.text,
+                text="" if leaks else out.text,  # a leaky output is never stored
                 spans_json=json.dumps([span_to_dict(sp, full=False) for sp in out.spans]),
                 replacements_json=json.dumps(replacements),
                 masked_count=out.masked_count,
+                leaks=len(leaks),
+                leaks_json=json.dumps([leak.to_dict() for leak in leaks]),
             )
-            results[n.id] = _Ok([row])
+            results[n.id] = _Ok([row], True if leaks else None, len(leaks), summarize(leaks) or None)
         except Exception as exc:
             results[n.id] = exc
     return results, "deid_core.anonymizer", ""
@@ -303,8 +355,11 @@ def execute_stage(ctx: StageContext, stage: str, batch_id: str, item_ids: Sequen
                 )
             )
         )
-        todo = [notes[it.note_id] for it in work if it.note_id not in already]
+        todo_rows = [notes[it.note_id] for it in work if it.note_id not in already]
+        todo, unopened = open_notes(ctx, batch.study_id, todo_rows)
         outcomes, component, detail = _body(stage)(ctx, s, batch, config, todo) if todo else ({}, "", "")
+        outcomes = {**outcomes, **unopened}
+        model_digest = detail.partition("model_sha256=")[2][:64]
         plan_for = [(it.id, it.note_id, outcomes.get(it.note_id)) for it in work]
         batch_key = (batch.id, batch.key_id, batch.pipeline_version, batch.config_digest, batch.study_id)
         s.rollback()  # end the read transaction before writing
@@ -314,10 +369,10 @@ def execute_stage(ctx: StageContext, stage: str, batch_id: str, item_ids: Sequen
         with ctx.sessions.begin() as w:
             w.autoflush = False
             _apply(w, ctx, stage, batch_key, result, plan_for)
-            _audit(w, ctx, batch_key, stage, component, started, result, len(items), detail=detail)
+            _audit(w, ctx, batch_key, stage, component, started, result, len(items), detail=detail, model_digest=model_digest)
     except IntegrityError:
         # a concurrent delivery finished some of these first: redo note by note
-        result.done = result.skipped = 0
+        result.done = result.skipped = result.leaked = 0
         result.failed, result.forward = base_failed, list(base_forward)
         for entry in plan_for:
             try:
@@ -328,7 +383,7 @@ def execute_stage(ctx: StageContext, stage: str, batch_id: str, item_ids: Sequen
                 with ctx.sessions.begin() as w:
                     _apply(w, ctx, stage, batch_key, result, [(entry[0], entry[1], None)])
         with ctx.sessions.begin() as w:
-            _audit(w, ctx, batch_key, stage, component, started, result, len(items), detail=detail + " (raced)")
+            _audit(w, ctx, batch_key, stage, component, started, result, len(items), detail=detail + " (raced)", model_digest=model_digest)
     return result
 
 
@@ -346,6 +401,8 @@ def _apply(w: Session, ctx: StageContext, stage: str, batch_key: tuple, result: 
     updates: dict[bool | None, list[int]] = {}
     fresh_notes: list[int] = []
     skipped_verify: list[tuple[int, int]] = []
+    skipped_anonymize: list[tuple[int, int]] = []
+    for_review: list[tuple[int, int, str]] = []  # (item, leak hits, reason)
     for item_id, note_id, outcome in entries:
         if isinstance(outcome, BaseException):
             w.execute(
@@ -359,6 +416,8 @@ def _apply(w: Session, ctx: StageContext, stage: str, batch_key: tuple, result: 
             result.skipped += 1
             if stage == STAGE_VERIFY:
                 skipped_verify.append((item_id, note_id))
+            elif stage == STAGE_ANONYMIZE:
+                skipped_anonymize.append((item_id, note_id))
             else:
                 updates.setdefault(None, []).append(item_id)
         else:
@@ -366,6 +425,8 @@ def _apply(w: Session, ctx: StageContext, stage: str, batch_key: tuple, result: 
             w.add_all(outcome.rows)
             w.add(StageRun(note_id=note_id, stage=stage, pipeline_version=version, key_id=key_id, status="done", worker=ctx.worker[:200]))
             updates.setdefault(outcome.flagged, []).append(item_id)
+            if outcome.review_reason:
+                for_review.append((item_id, outcome.leaks, outcome.review_reason))
             result.done += 1
         if next_stage != STAGE_DONE:
             result.forward.append(item_id)
@@ -381,6 +442,25 @@ def _apply(w: Session, ctx: StageContext, stage: str, batch_key: tuple, result: 
         )
         for item_id, note_id in skipped_verify:
             updates.setdefault(bool(flags.get(note_id)), []).append(item_id)
+    if skipped_anonymize:
+        # the output was made for another batch; its leak report holds for this one too
+        found = {
+            n: (count, leaks_json)
+            for n, count, leaks_json in w.execute(
+                select(Output.note_id, Output.leaks, Output.leaks_json).where(
+                    Output.note_id.in_([n for _, n in skipped_anonymize]),
+                    Output.pipeline_version == version,
+                    Output.key_id == key_id,
+                )
+            ).all()
+        }
+        for item_id, note_id in skipped_anonymize:
+            count, leaks_json = found.get(note_id, (0, "[]"))
+            if count:
+                updates.setdefault(True, []).append(item_id)
+                for_review.append((item_id, count, summarize([_leak_from(d) for d in json.loads(leaks_json)])))
+            else:
+                updates.setdefault(None, []).append(item_id)
     recognizer = _span_recognizer(stage)
     if recognizer is not None and fresh_notes:
         w.execute(
@@ -391,10 +471,29 @@ def _apply(w: Session, ctx: StageContext, stage: str, batch_key: tuple, result: 
         w.execute(
             update(Item).where(Item.id.in_(ids), Item.status == ItemStatus.PENDING, Item.stage == stage).values(**values)
         )
+    for item_id, leaks, reason in for_review:
+        w.execute(update(Item).where(Item.id == item_id).values(leaks=leaks, review_reason=reason[:500]))
+        if leaks:
+            result.leaked += 1
     w.flush()
 
 
-def _audit(s: Session, ctx: StageContext, batch, stage: str, component: str, started: datetime, result: StageResult, handed: int, detail: str = "") -> None:
+def _leak_from(d: dict) -> Leak:
+    return Leak(d["kind"], Category(d["category"]), d["rule"], int(d["out_start"]), int(d["out_end"]))
+
+
+def _audit(
+    s: Session,
+    ctx: StageContext,
+    batch,
+    stage: str,
+    component: str,
+    started: datetime,
+    result: StageResult,
+    handed: int,
+    detail: str = "",
+    model_digest: str = "",
+) -> None:
     if isinstance(batch, tuple):
         batch_id, key_id, version, digest, _study = batch
     else:
@@ -412,6 +511,8 @@ def _audit(s: Session, ctx: StageContext, batch, stage: str, component: str, sta
             done=result.done,
             failed=result.failed,
             skipped=result.skipped,
+            leaks=result.leaked,
+            model_digest=model_digest[:64],
             started_at=started,
             detail=detail[:500],
         )

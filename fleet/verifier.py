@@ -1,44 +1,22 @@
-"""The verify stage's default scorer: how likely is an annotation incomplete?
+"""The verify stage's scorer: the trained CPU verifier when present, else the rule scorer.
 
-The learned verifier of the generative paper returns P(incomplete) for a
-note and a candidate annotation.  Until a model fills the slot, this rule
-scorer gives a conservative stand-in: fixed-format strings that look like
-identifiers (long digit runs, e-mail addresses, URLs, numeric dates) and lie
-outside every detected span each raise the score.  Notes above the
-threshold are flagged for review; they are not held back.
+The protocol and both scorers live in :mod:`deid_core.verifier`; this module
+only picks one for the fleet.  Notes above the threshold are flagged for
+review; they are not held back.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
-from typing import Protocol
+from deid_core.verifier import ResidualPatternVerifier, Verifier, load_default_verifier
 
-from deid_core.spans import Span
+__all__ = ["ResidualPatternVerifier", "Verifier", "default_verifier"]
 
 
-class Verifier(Protocol):
-    name: str
+def default_verifier() -> Verifier:
+    """The model at ``DEID_VERIFIER_DIR`` or ``models/verifier/``, else residual patterns.
 
-    def score(self, text: str, spans: Sequence[Span]) -> float: ...
-
-
-_SUSPECTS = re.compile(
-    r"\b\d{5,}\b"  # record numbers, accession numbers
-    r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"  # e-mail
-    r"|\bhttps?://\S+|\bwww\.\S+"  # URL
-    r"|\b\d{1,2}[/-]\d{1,2}[/-]\d{2,4}\b"  # numeric date
-    r"|\(?\b\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b"  # phone
-)
-
-
-class ResidualPatternVerifier:
-    name = "residual-patterns/1"
-
-    def score(self, text: str, spans: Sequence[Span]) -> float:
-        covered = sorted((s.start, s.end) for s in spans)
-        misses = 0
-        for m in _SUSPECTS.finditer(text):
-            if not any(start <= m.start() and m.end() <= end for start, end in covered):
-                misses += 1
-        return 1.0 - 0.5**misses
+    A configured directory that holds no readable model raises instead of
+    falling back, so a fleet never runs with less checking than was asked for.
+    """
+    found = load_default_verifier()
+    return found if found is not None else ResidualPatternVerifier()

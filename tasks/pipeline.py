@@ -23,7 +23,7 @@ from celery.exceptions import Retry, SoftTimeLimitExceeded
 
 import celeryconfig
 from fleet.db import make_engine, session_factory
-from fleet.keystore import DirectoryKeyStore
+from fleet.keystore import open_keystore
 from fleet.pipeline import GPU_KINDS, STAGE_ANONYMIZE, STAGE_DONE, STAGE_RESOLVE, STAGE_VERIFY, recognize_stage, stage_kind
 from fleet.settings import FleetSettings, load_fleet_settings
 from fleet.stages import StageContext, StageError, execute_stage, fail_items
@@ -69,7 +69,7 @@ def worker_context() -> StageContext:
         engine = make_engine(settings.database_url, settings.database_schema)
         ctx = StageContext(
             sessions=session_factory(engine),
-            keystore=DirectoryKeyStore(settings.key_dir),
+            keystore=open_keystore(settings.key_dir),
             models=dict(settings.models),
             device=device_for_role(),
             max_deliveries=settings.max_deliveries,

@@ -207,3 +207,32 @@ def test_trained_model_loads_as_the_default_encoder_and_finds_phi(trained, monke
     spans = rec.analyze(note.text)
     assert spans and all(0 <= s.start < s.end <= len(note.text) for s in spans)
     assert score_spans([note.spans], [spans])["micro"].matched >= 1
+
+
+def test_hand_written_notes_join_the_training_side_only_and_are_in_the_card(tmp_path):
+    pytest.importorskip("torch")
+    from deid_core.training import train_encoder
+
+    text = "Seen by Dr. Quillon Abernathy at Fenwick Cove Clinic on 4/2/2021."
+    gold = tmp_path / "written.jsonl"
+    spans = [
+        {"start": text.index("Quillon"), "end": text.index(" at"), "label": "DOCTOR"},
+        {"start": text.index("Fenwick"), "end": text.index(" on"), "label": "HOSPITAL"},
+        {"start": text.index("4/2"), "end": len(text) - 1, "label": "DATE"},
+        {"start": 0, "end": 4, "label": "OTHER"},  # unscored: no encoder label, dropped
+    ]
+    gold.write_text(json.dumps({"id": "w1", "patient_id": "WP", "text": text, "spans": spans}) + "\n")
+    config = TrainConfig(notes=10, epochs=1, layers=1, max_length=96, extra=(str(gold),), extra_repeat=2)
+    result = train_encoder(config, tmp_path / "enc", progress=False)
+    data = result.card["data"]
+    assert (data["hand_written_files"], data["hand_written_notes"], data["hand_written_repeat"]) == (["written.jsonl"], 1, 2)
+    assert data["train_notes"] + data["heldout_notes"] == 10
+
+
+def test_a_bad_hand_written_file_is_refused_naming_the_record(tmp_path):
+    from deid_core.training.data import read_gold_notes
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "n7", "text": "short", "spans": [{"start": 0, "end": 40, "label": "DATE"}]}\n')
+    with pytest.raises(ValueError, match="n7"):
+        read_gold_notes(bad)

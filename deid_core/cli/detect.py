@@ -1,4 +1,4 @@
-"""``deid detect``: find identifier spans with the rules pipeline.
+"""``deid detect``: find identifier spans with the configured recognizer mix.
 
 Input lines: ``{id, patient_id?, text}``.  Output: one line per input line,
 in order, ``{id, spans: [{start, end, label, score, source}]}``; a line that
@@ -13,31 +13,37 @@ is also found in that patient's other notes.
 ``--config FILE`` reads the ``[detect]`` table of a TOML configuration::
 
     [detect]
+    mix = ["rules", "encoder"]     # rules, encoder, generative: any combination
     gazetteer_dir = "site-lists"   # extra lists, relative to the config file
     recognizers = ["date", "age", "phone", "id", "web", "address",
                    "gazetteer", "facility", "place_cue", "names"]
     propagate = true
+    [detect.encoder]
+    path = "models/encoder"        # relative to the config file
+    threshold = 0.5
+
+Without ``mix`` (and without ``--config``) the mix is the rules plus the
+trained default encoder when one is present, else the rules alone, which is
+said in one line on stderr.  See ``docs/detection.md``.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
 from pathlib import Path
-
-from tqdm import tqdm
 
 from deid_core.cli.common import CliError, add_config_argument, fail, settings_from
 from deid_core.records import Record, RecordError, atomic_writer, dump, optional_str, read_jsonl
 from deid_core.recognizers.base import NoteContext, RecognizerError
-from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError, RulesPipeline, build_default_pipeline
-from deid_core.recognizers.propagation import BatchNote, propagate_batch
-from deid_core.spans import Category, Span, span_to_dict
+from deid_core.recognizers.mix import MixedDetector, build_mix
+from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError
+from deid_core.recognizers.propagation import BatchNote
+from deid_core.spans import Span, span_to_dict
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("detect", help="detect identifier spans with the rules pipeline")
+    p = sub.add_parser("detect", help="detect identifier spans with the configured recognizer mix")
     p.add_argument("--in", dest="inp", required=True, type=Path, help="input JSONL: {id, patient_id?, text}")
     p.add_argument("--out", required=True, type=Path, help="output JSONL: {id, spans}")
     add_config_argument(p)
@@ -58,37 +64,20 @@ def _note(record: Record) -> BatchNote:
     return BatchNote(record.id, record.data["text"], optional_str(record, "patient_id"))
 
 
-def _detect_all(pipeline: RulesPipeline, notes: list[BatchNote]) -> list[list[Span] | RecognizerError]:
+def _detect_all(detector: MixedDetector, notes: list[BatchNote]) -> list[list[Span] | RecognizerError]:
     """Detect every note (names travel across a patient's notes); a failing note fails alone."""
-    failures: dict[int, RecognizerError] = {}
-    bar = tqdm(total=len(notes), desc="detect", unit="note", file=sys.stderr, disable=None, leave=False)
-
-    def detect(note: BatchNote, ctx: NoteContext) -> list[Span]:
-        try:
-            return pipeline.analyze(note.text, context=ctx)
-        except RecognizerError as exc:
-            failures[id(note)] = exc
-            return []
-        finally:
-            bar.update(1)
-
-    def refine(note: BatchNote, spans: list[Span], known: Mapping[str, Category]) -> list[Span]:
-        return spans if id(note) in failures else pipeline.finish(note.text, spans, known)
-
-    try:
-        found = propagate_batch(notes, detect, refine)
-    finally:
-        bar.close()
-    return [failures.get(id(n), spans) for n, spans in zip(notes, found)]
+    return detector.detect_batch(notes)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         if not args.inp.exists():
             raise CliError(f"input file {args.inp} does not exist")
-        pipeline = build_default_pipeline(_config(args))
-    except (CliError, DetectConfigError) as exc:
+        detector = build_mix(_config(args))
+    except (CliError, DetectConfigError, RecognizerError) as exc:
         return fail("detect", str(exc))
+    if detector.notice:
+        print(f"deid detect: {detector.notice}", file=sys.stderr)
 
     items: list[Record | RecordError] = []
     for item in read_jsonl(args.inp):
@@ -101,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
 
     good = [i for i in items if isinstance(i, Record)]
     results: dict[int, dict] = {}
-    for record, spans in zip(good, _detect_all(pipeline, [_note(r) for r in good])):
+    for record, spans in zip(good, _detect_all(detector, [_note(r) for r in good])):
         if isinstance(spans, RecognizerError):
             results[record.line] = RecordError(record.line, record.id, f"detection failed: {spans}").to_dict()
         else:

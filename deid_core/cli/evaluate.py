@@ -3,6 +3,11 @@
 Prints per-category precision, recall and F1 with bootstrap intervals, the
 micro and macro averages, the zero-leak rate at each IoU threshold and the
 character-level recall; ``--json`` writes every number for later tables.
+
+Several systems in one run: ``--pred`` repeated (one table per file), or
+``--mix rules,encoder`` to run each recognizer of the mix on the gold notes'
+text (or ``--notes``) and score each one alone and their union, as
+``deid detect`` would output it.  A summary of every system closes the run.
 """
 
 from __future__ import annotations
@@ -14,8 +19,8 @@ from pathlib import Path
 
 from deid_core.cli.common import fail
 from deid_core.evaluation.crosswalk import Crosswalk
-from deid_core.evaluation.documents import EvalInputError
-from deid_core.evaluation.metrics import PRIMARY_TAU, SENSITIVITY_TAU, EvalConfig, evaluate
+from deid_core.evaluation.documents import EvalDocument, EvalInputError
+from deid_core.evaluation.metrics import PRIMARY_TAU, SENSITIVITY_TAU, EvalConfig, EvalResult, evaluate
 from deid_core.evaluation.readers import FORMATS, detect_format, load_gold, load_predictions
 from deid_core.evaluation.report import format_table, to_json
 from deid_core.records import atomic_writer
@@ -26,7 +31,10 @@ _CROSSWALKS = ("auto", "i2b2", "identity")
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("eval", help="score predicted spans against gold (P, R, F1, zero-leak, bootstrap CIs)")
     p.add_argument("--gold", required=True, type=Path, help="gold JSONL, i2b2 XML file/directory, or BRAT directory")
-    p.add_argument("--pred", required=True, type=Path, help="predictions (e.g. `deid detect` output)")
+    p.add_argument("--pred", type=Path, action="append", default=None, help="predictions (e.g. `deid detect` output); repeatable")
+    p.add_argument("--mix", default=None, help="run these recognizers (comma-separated: rules,encoder,generative) and score each and their union")
+    p.add_argument("--notes", type=Path, default=None, help="with --mix: the notes to detect on (default: the gold file's text)")
+    p.add_argument("--config", type=Path, default=None, help="with --mix: TOML whose [detect] table configures the recognizers")
     p.add_argument("--gold-format", choices=FORMATS, default=None, help="default: guessed from the path")
     p.add_argument("--pred-format", choices=FORMATS, default=None, help="default: guessed from the path")
     p.add_argument(
@@ -57,7 +65,79 @@ def _crosswalk(choice: str) -> Crosswalk | None:
     return None  # the format's default
 
 
+def _mix_predictions(args: argparse.Namespace, gold) -> list[tuple[str, list[EvalDocument]]]:
+    """Each recognizer of ``--mix`` alone, then their union, on the notes."""
+    from deid_core.cli.common import CliError, settings_from
+    from deid_core.recognizers.base import RecognizerError
+    from deid_core.recognizers.mix import build_mix
+    from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError
+    from deid_core.recognizers.propagation import BatchNote
+    from deid_core.records import Record, optional_str, read_jsonl
+
+    names = [n.strip() for n in args.mix.split(",") if n.strip()]
+    try:
+        raw = dict(settings_from(args).detect) if args.config is not None else {}
+        raw["mix"] = names
+        config = DetectConfig.from_mapping(raw, base_dir=args.config.resolve().parent if args.config else None)
+        detector = build_mix(config)
+    except (CliError, DetectConfigError, RecognizerError) as exc:
+        raise EvalInputError(str(exc)) from None
+    if args.notes is not None:
+        notes = []
+        for item in read_jsonl(args.notes):
+            if not isinstance(item, Record):
+                raise EvalInputError(f"{args.notes}: line {item.line}: {item.message}")
+            notes.append(BatchNote(item.id, item.data["text"], optional_str(item, "patient_id")))
+    else:
+        if any(g.text is None for g in gold):
+            raise EvalInputError("the gold file carries no note text; give the notes with --notes")
+        patients = _gold_patients(args.gold)
+        notes = [BatchNote(g.id, g.text, patients.get(g.id)) for g in gold]
+    raw_spans = detector.member_spans(notes)
+    systems = [[n] for n in names] + ([names] if len(names) > 1 else [])
+    out = []
+    for system in systems:
+        docs = []
+        for note, spans in zip(notes, detector.combine(notes, raw_spans, system)):
+            if isinstance(spans, RecognizerError):
+                raise EvalInputError(f"note {note.id!r}: detection failed: {spans}")
+            docs.append(EvalDocument(note.id, None, tuple(spans)))
+        out.append(("+".join(system) if len(system) > 1 else system[0], docs))
+    return out
+
+
+def _gold_patients(path: Path) -> dict[str, str]:
+    """Patient ids from a JSONL gold file, so names propagate as in ``deid detect``."""
+    if path.is_dir() or path.suffix.lower() not in (".jsonl", ".json", ".ndjson"):
+        return {}
+    out: dict[str, str] = {}
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(row, dict) and isinstance(row.get("patient_id"), str):
+                out[str(row.get("id"))] = row["patient_id"]
+    return out
+
+
+def _summary(results: list[tuple[str, EvalResult]]) -> str:
+    taus = [r.tau for r in results[0][1].by_tau]
+    head = f"{'system':<24}" + "".join(f"{f'P@{t:g}':>8}{f'R@{t:g}':>8}{f'F1@{t:g}':>8}{f'ZL@{t:g}':>8}" for t in taus) + f"{'charR':>8}"
+    lines = ["summary (micro; ZL: zero-leak rate)", head, "-" * len(head)]
+    for name, res in results:
+        row = f"{name:<24}"
+        for r in res.by_tau:
+            s = r.micro.scores
+            row += f"{s.precision.value:8.3f}{s.recall.value:8.3f}{s.f1.value:8.3f}{r.zero_leak.value:8.3f}"
+        lines.append(row + f"{res.char_recall.estimate.value:8.3f}")
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> int:
+    if (args.pred is None) == (args.mix is None):
+        return fail("eval", "give predictions with --pred, or recognizers to run with --mix (one of the two)")
     try:
         config = EvalConfig(
             taus=tuple(args.tau) if args.tau else (PRIMARY_TAU, SENSITIVITY_TAU),
@@ -67,20 +147,35 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         return fail("eval", str(exc))
+    results: list[tuple[str, EvalResult]] = []
     try:
         gold_fmt = args.gold_format or detect_format(args.gold)
-        pred_fmt = args.pred_format or detect_format(args.pred)
         gold = load_gold(args.gold, gold_fmt, _crosswalk(args.crosswalk))
-        preds = load_predictions(args.pred, pred_fmt, _crosswalk(args.crosswalk))
-        result = evaluate(gold, preds.documents, config, issues=preds.issues)
+        if args.mix is not None:
+            for name, docs in _mix_predictions(args, gold):
+                results.append((name, evaluate(gold, docs, config)))
+        else:
+            for path in args.pred:
+                pred_fmt = args.pred_format or detect_format(path)
+                preds = load_predictions(path, pred_fmt, _crosswalk(args.crosswalk))
+                results.append((str(path), evaluate(gold, preds.documents, config, issues=preds.issues)))
     except EvalInputError as exc:
         return fail("eval", str(exc))
-    print(format_table(result))
-    for issue in result.issues:
-        print(f"deid eval: {issue}", file=sys.stderr)
+    several = len(results) > 1
+    for name, result in results:
+        if several:
+            print(f"=== {name} ===")
+        print(format_table(result))
+        if several:
+            print()
+        for issue in result.issues:
+            print(f"deid eval: {name}: {issue}" if several else f"deid eval: {issue}", file=sys.stderr)
+    if several or args.mix is not None:
+        print(_summary(results))
     if args.json_out is not None:
+        body = to_json(results[0][1]) if not several and args.mix is None else {name: to_json(r) for name, r in results}
         with atomic_writer(args.json_out) as fh:
-            json.dump(to_json(result), fh, indent=2)
+            json.dump(body, fh, indent=2)
             fh.write("\n")
         print(f"wrote {args.json_out}")
     return 0

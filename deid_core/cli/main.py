@@ -30,6 +30,10 @@ COMMANDS = (
     "fleet.cli.migrate",
     "fleet.cli.bench_fleet",
     "fleet.cli.crash_trials",
+    "fleet.cli.serve",
+    "fleet.cli.api_token",
+    "fleet.cli.keys",
+    "fleet.cli.audit",
 )
 
 

@@ -44,15 +44,25 @@ class DetectConfigError(ValueError):
     pass
 
 
+#: Recognizer kinds the ``mix`` key may name (see ``deid_core.recognizers.mix``).
+MIX_KINDS: tuple[str, ...] = ("rules", "encoder", "generative")
+
+
 @dataclass(frozen=True)
 class DetectConfig:
     gazetteer_dirs: tuple[Path, ...] = ()
     recognizers: tuple[str, ...] = RECOGNIZER_NAMES
     propagate: bool = True
+    #: None: rules plus the trained default encoder when present.
+    mix: tuple[str, ...] | None = None
+    encoder: Mapping[str, object] = field(default_factory=dict)
+    generative: Mapping[str, object] = field(default_factory=dict)
+    #: where relative model paths in ``encoder`` start (the config file's folder)
+    base_dir: Path | None = None
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, object], base_dir: Path | None = None) -> "DetectConfig":
-        known = {"gazetteer_dir", "gazetteer_dirs", "recognizers", "propagate"}
+        known = {"gazetteer_dir", "gazetteer_dirs", "recognizers", "propagate", "mix", "encoder", "generative"}
         unknown = sorted(set(raw) - known)
         if unknown:
             raise DetectConfigError(f"[detect]: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
@@ -76,7 +86,25 @@ class DetectConfig:
         propagate = raw.get("propagate", True)
         if not isinstance(propagate, bool):
             raise DetectConfigError("[detect].propagate must be true or false")
-        return cls(tuple(dirs), tuple(names), propagate)
+        mix = raw.get("mix")
+        if mix is not None:
+            if not isinstance(mix, list) or not mix or not all(isinstance(m, str) for m in mix):
+                raise DetectConfigError(f"[detect].mix must be a non-empty list drawn from {', '.join(MIX_KINDS)}")
+            bad = [m for m in mix if m not in MIX_KINDS]
+            if bad:
+                raise DetectConfigError(f"[detect].mix: unknown {', '.join(bad)} (known: {', '.join(MIX_KINDS)})")
+            if len(set(mix)) != len(mix):
+                raise DetectConfigError("[detect].mix names a recognizer twice")
+        tables = {}
+        for key in ("encoder", "generative"):
+            value = raw.get(key, {})
+            if not isinstance(value, Mapping):
+                raise DetectConfigError(f"[detect.{key}] must be a table")
+            tables[key] = dict(value)
+        return cls(
+            tuple(dirs), tuple(names), propagate, tuple(mix) if mix is not None else None,
+            tables["encoder"], tables["generative"], base_dir,
+        )
 
 
 @dataclass

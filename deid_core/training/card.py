@@ -54,6 +54,7 @@ backbone is uncased, so capitalisation carries no signal.
 - Training: {data['train_notes']} notes of {data['train_patients']} patients ({data['train_windows']} windows)
 - Held out: {data['heldout_notes']} notes of {data['heldout_patients']} patients
 - Split: {data['split']}
+- Hand-written notes (training side only): {data.get('hand_written_notes', 0)} from {', '.join(data.get('hand_written_files', [])) or 'none'}, each seen {data.get('hand_written_repeat', 1)}x per epoch; all synthetic, none from a held-out evaluation set
 
 ## Training
 

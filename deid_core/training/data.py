@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from deid_core.records import RecordError, read_jsonl
 from deid_core.recognizers.encoder import plan_windows, special_template
-from deid_core.spans import SCORED_CATEGORIES, Span
+from deid_core.spans import SCORED_CATEGORIES, Span, SpanError, span_from_dict
 
 #: The default encoder's label set: O plus B-/I- for the nine scored categories.
 BIO_LABELS: tuple[str, ...] = ("O",) + tuple(f"{p}-{c.value}" for c in SCORED_CATEGORIES for p in ("B", "I"))
@@ -89,3 +90,34 @@ def split_by_patient(notes: Sequence[Any], heldout_fraction: float, seed: int) -
     train = [n for n in notes if n.patient_id not in held]
     heldout = [n for n in notes if n.patient_id in held]
     return train, heldout
+
+
+@dataclass(frozen=True, slots=True)
+class GoldNote:
+    """A hand-written note with its gold spans, used beside the generated ones."""
+
+    id: str
+    patient_id: str | None
+    text: str
+    spans: tuple[Span, ...]
+
+
+def read_gold_notes(path: Any) -> list[GoldNote]:
+    """Gold JSONL (``{id, patient_id?, text, spans}``); any bad record stops training, naming it."""
+    notes: list[GoldNote] = []
+    for rec in read_jsonl(path):
+        if isinstance(rec, RecordError):
+            raise ValueError(f"{path}: {rec}")
+        raw = rec.data.get("spans")
+        if not isinstance(raw, list):
+            raise ValueError(f"{path}: note {rec.id!r} has no spans list")
+        try:
+            spans = tuple(span_from_dict(rec.id, i, s) for i, s in enumerate(raw))
+        except SpanError as exc:
+            raise ValueError(f"{path}: {exc}") from None
+        if any(s.end > len(rec.data["text"]) for s in spans):
+            raise ValueError(f"{path}: note {rec.id!r} has a span past the end of its text")
+        # OTHER is unscored and has no label in the encoder's set.
+        spans = tuple(s for s in spans if s.category in SCORED_CATEGORIES)
+        notes.append(GoldNote(rec.id, rec.data.get("patient_id"), rec.data["text"], spans))
+    return notes

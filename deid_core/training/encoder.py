@@ -31,6 +31,7 @@ from deid_core.training.data import (
     IGNORE_INDEX,
     TrainWindow,
     note_windows,
+    read_gold_notes,
     split_by_patient,
 )
 from deid_core.training.metrics import CategoryScore, score_spans
@@ -63,8 +64,14 @@ class TrainConfig:
     #: Dropout for hidden states and attention (None: the backbone's own, 0.1).
     dropout: float | None = None
     threads: int | None = None
+    #: Hand-written gold JSONL files added to the training side only (never to the held-out split).
+    extra: tuple[str, ...] = ()
+    #: How many times each hand-written note is seen per epoch: they are few beside the generated ones.
+    extra_repeat: int = 3
 
     def __post_init__(self) -> None:
+        if self.extra_repeat < 1:
+            raise ValueError(f"extra_repeat must be at least 1, got {self.extra_repeat}")
         if self.notes < 10:
             raise ValueError(f"notes must be at least 10, got {self.notes}")
         if self.epochs < 1:
@@ -172,7 +179,11 @@ def _card(
 ) -> dict[str, Any]:
     """The model card's facts; see :mod:`deid_core.training.card` for the rendering."""
     train, held = counts["train"], counts["heldout"]
-    hyper = {k: v for k, v in asdict(config).items() if k not in ("notes", "seed", "synth_seed", "heldout_fraction", "threads")}
+    hyper = {
+        k: v
+        for k, v in asdict(config).items()
+        if k not in ("notes", "seed", "synth_seed", "heldout_fraction", "threads", "extra", "extra_repeat")
+    }
     hyper |= {"optimizer": "AdamW", "schedule": "linear warm-up then linear decay", "grad_clip": 1.0, "steps": training["steps"]}
     stats = recognizer.stats
     return {
@@ -191,6 +202,9 @@ def _card(
             "heldout_patients": len({n.patient_id for n in held}),
             "train_windows": counts["windows"],
             "split": f"by patient, held-out fraction {config.heldout_fraction}, split seed {config.seed}",
+            "hand_written_files": [Path(p).name for p in config.extra],
+            "hand_written_notes": len(counts.get("written", ())),
+            "hand_written_repeat": config.extra_repeat,
         },
         "seed": config.seed,
         "hyperparameters": hyper,
@@ -265,6 +279,9 @@ def _train(
 
     notes = generate_notes(config.notes, config.data_seed)
     train_notes, heldout = split_by_patient(notes, config.heldout_fraction, config.seed)
+    written = [n for path in config.extra for n in read_gold_notes(path)]
+    generated_train = train_notes
+    train_notes = generated_train + written * config.extra_repeat
     tokenizer = AutoTokenizer.from_pretrained(backbone_dir, local_files_only=True, use_fast=True)
     label_ids = {label: i for i, label in enumerate(BIO_LABELS)}
     windows = [
@@ -272,7 +289,10 @@ def _train(
         for n in train_notes
         for w in note_windows(n.text, n.spans, tokenizer, config.max_length, config.overlap, label_ids)
     ]
-    say(f"{len(train_notes)} training notes ({len(windows)} windows), {len(heldout)} held out")
+    say(
+        f"{len(train_notes)} training notes ({len(written)} hand-written x{config.extra_repeat}; "
+        f"{len(windows)} windows), {len(heldout)} held out"
+    )
 
     extra: dict[str, Any] = {}
     if config.layers is not None:
@@ -350,7 +370,7 @@ def _train(
         strict = score_spans(gold, predicted, 0.8)
         card = _card(
             config,
-            counts={"notes": notes, "train": train_notes, "heldout": heldout, "windows": len(windows)},
+            counts={"notes": notes, "train": generated_train, "heldout": heldout, "windows": len(windows), "written": written},
             training={
                 "seconds": round(train_seconds, 1),
                 "steps": total_steps,

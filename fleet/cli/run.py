@@ -55,5 +55,9 @@ def run(args: argparse.Namespace) -> int:
         f"wrote {result.export.written} de-identified notes to {args.out} (key {key.key_id}); "
         f"{st.failed} failed, {st.flagged} flagged for review, in {result.seconds:.2f}s"
     )
+    print(
+        f"leak report: {st.leaked} of {st.done} de-identified notes still held original text "
+        f"and were withheld for review (batch {result.batch_id})"
+    )
     return 1 if st.failed else 0
 

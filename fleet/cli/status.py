@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
     state = "complete" if st.complete else "running"
     print(f"batch {st.batch_id} ({st.study}, key {st.key_id}, pipeline {st.pipeline_version}): {state}")
     print(f"  submitted {st.submitted} = done {st.done} + failed {st.failed} + pending {st.pending}; flagged for review {st.flagged}")
+    print(f"  leak report: {st.leaked} note(s) still held original text; withheld from export, flagged for review")
     for stage, n in sorted(st.pending_by_stage.items()):
         print(f"  pending at {stage}: {n}")
     for f in failures:

@@ -1,0 +1,147 @@
+"""Request and response bodies of the HTTP API; the OpenAPI spec is generated from these."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from deid_core.spans import Category
+
+STUDY_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$"
+CategoryName = Literal[tuple(c.value for c in Category)]  # type: ignore[valid-type]
+NoteState = Literal["pending", "done", "failed", "in_review"]
+ReviewState = Literal["none", "open", "closed"]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NoteIn(_Body):
+    id: str = Field(min_length=1, max_length=500, description="The caller's id of the note, unique in the request.")
+    patient_id: str | None = Field(default=None, max_length=500, description="Needed when the note has dates to shift.")
+    text: str = Field(min_length=1, description="The original note text.")
+
+
+
+class SubmitRequest(_Body):
+    study: str = Field(pattern=STUDY_PATTERN, description="A study granted to the caller's tenant.")
+    notes: list[NoteIn] = Field(min_length=1, description="One or many notes.")
+
+
+class SubmittedNote(BaseModel):
+    id: str
+    note: int = Field(description="The id to use with GET /v1/notes/{note}.")
+
+
+class SubmitResponse(BaseModel):
+    batch: str
+    study: str
+    submitted: int
+    notes: list[SubmittedNote]
+
+
+class RecordProblem(BaseModel):
+    record: int | None = Field(default=None, description="0-based index of the note in the request, if the problem is in one.")
+    id: str | None = Field(default=None, description="That note's id, when it has one.")
+    field: str
+    message: str
+
+
+class ErrorOut(BaseModel):
+    detail: str
+    errors: list[RecordProblem] = Field(default_factory=list)
+
+
+class BatchOut(BaseModel):
+    batch: str
+    study: str
+    key_id: str = Field(description="One-way id of the study key; never the key.")
+    pipeline_version: str
+    submitted: int
+    pending: int
+    done: int
+    failed: int
+    flagged: int
+    in_review: int = Field(description="Flagged notes whose review is not closed; their text is withheld.")
+    leaked: int = Field(description="Notes the leak report withheld.")
+    pending_by_stage: dict[str, int]
+    complete: bool
+
+
+class SpanOut(BaseModel):
+    start: int
+    end: int
+    label: str
+
+
+class NoteOut(BaseModel):
+    note: int
+    batch: str
+    id: str | None
+    study: str
+    state: NoteState
+    stage: str
+    flagged: bool
+    review: ReviewState
+    verifier_score: float | None
+    text: str | None = Field(description="The de-identified text, once the note is done and released.")
+    spans: list[SpanOut] | None = Field(description="Replaced regions in output coordinates.")
+    error_class: str | None
+    error: str | None
+
+
+class QueueEntryOut(BaseModel):
+    note: int
+    batch: str
+    id: str | None
+    study: str
+    reason: str
+    leaks: int
+    verifier_score: float | None
+    review: ReviewState
+
+
+class QueueOut(BaseModel):
+    notes: list[QueueEntryOut]
+
+
+class ReviewedSpanOut(BaseModel):
+    start: int
+    end: int
+    category: str
+    state: Literal["detected", "added", "accepted"]
+    source: str
+
+
+class ReviewActionOut(BaseModel):
+    action: str
+    start: int
+    end: int
+    category: str
+    reviewer: str
+
+
+class ReviewNoteOut(BaseModel):
+    note: int
+    batch: str
+    id: str | None
+    study: str
+    reason: str
+    original: str
+    spans: list[ReviewedSpanOut]
+    output: str | None = Field(description="Null while the leak report withholds the output.")
+    output_spans: list[SpanOut]
+    leaks: int
+    leak_report: list[dict]
+    review: ReviewState
+    revision: int
+    actions: list[ReviewActionOut]
+
+
+class ReviewActionIn(_Body):
+    action: Literal["add", "remove", "accept"]
+    start: int = Field(ge=0, le=10_000_000)
+    end: int = Field(ge=1, le=10_000_000)
+    category: CategoryName | None = Field(default=None, description="Required for add.")

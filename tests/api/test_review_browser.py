@@ -1,0 +1,109 @@
+"""A real headless Chromium drives the review page: open the queue, fix a missed name, see the new output."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.api.conftest import FLAGGED_TEXT, MISSED_NAME, NORTH
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed at /usr/bin/chromium (apt-get install chromium)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def live_server(api):
+    import uvicorn
+
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(api.served.app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_reviewer_fixes_a_missed_name_in_chromium(api, live_server, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    body = api.submit("north", NORTH, [{"id": "browser-1", "patient_id": "p-b", "text": FLAGGED_TEXT}])
+    note = body["notes"][0]["note"]
+    profile = tmp_path / "chromium-profile"
+    profile.mkdir()
+    shot = tmp_path / "review-after-fix.png"
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(profile), executable_path=str(CHROMIUM), headless=True, args=FLAGS, viewport={"width": 1400, "height": 900}
+        )
+        try:
+            page = context.new_page()
+            page.goto(f"{live_server}/review")
+            page.fill("#token", api.tokens["north"])
+            page.click("#sign-in")
+            page.wait_for_selector("#queue")
+            page.click(f'a.review-link[href="/review/notes/{note}"]')
+            page.wait_for_selector("#original")
+            assert MISSED_NAME in page.inner_text("#output")
+            # select the name in the original, as a reviewer would with the mouse
+            start = FLAGGED_TEXT.index(MISSED_NAME)
+            page.evaluate(
+                """([start, end]) => {
+                    const box = document.getElementById('original');
+                    const node = box.firstChild;  // the note's text before any span
+                    const range = document.createRange();
+                    range.setStart(node, start);
+                    range.setEnd(node, end);
+                    const sel = window.getSelection();
+                    sel.removeAllRanges();
+                    sel.addRange(range);
+                    box.dispatchEvent(new MouseEvent('mouseup', {bubbles: true}));
+                }""",
+                [start, start + len(MISSED_NAME)],
+            )
+            assert page.inner_text("#sel-show") == f"{start}-{start + len(MISSED_NAME)}"
+            page.select_option("#category", "PATIENT")
+            with page.expect_navigation():
+                page.click("#add-span")
+            page.wait_for_selector("#output")
+            output = page.inner_text("#output")
+            assert "Zephyrine" not in output and "Moultrap" not in output
+            assert "PATIENT" in output  # the new surrogate is marked as a patient name
+            assert page.locator(f'#original mark[data-start="{start}"][data-category="PATIENT"]').count() == 1
+            page.screenshot(path=str(shot), full_page=True)
+        finally:
+            context.close()
+    print(f"review page screenshot: {shot}")
+    assert shot.stat().st_size > 1000
+    kept = Path("out") / "review-browser.png"
+    kept.parent.mkdir(exist_ok=True)
+    shutil.copyfile(shot, kept)
+    print(f"review page screenshot (kept): {kept.resolve()}")
+    fixed = api.client.get(f"/v1/review/notes/{note}", headers=api.auth("north")).json()
+    assert MISSED_NAME not in fixed["output"] and fixed["actions"][-1]["reviewer"] == "north/alice"

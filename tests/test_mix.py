@@ -1,0 +1,124 @@
+"""The recognizer mix in `deid detect` and `deid eval`: configuration, defaults, union, per-recognizer scores."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from deid_core.cli.main import main
+from deid_core.recognizers.plausibility import confirm_model_spans
+from deid_core.recognizers.mix import MIX_ENV, build_mix
+from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError
+from deid_core.recognizers.propagation import BatchNote
+from deid_core.synth import generate_notes, write_jsonl
+
+
+@pytest.fixture
+def no_default_encoder(monkeypatch, tmp_path):
+    import deid_core.recognizers.encoder as encoder
+
+    monkeypatch.delenv(MIX_ENV, raising=False)
+    monkeypatch.delenv(encoder.ENCODER_DIR_ENV, raising=False)
+    monkeypatch.setattr(encoder, "repo_model_dir", lambda: tmp_path / "no-model")
+
+
+@pytest.fixture(scope="module")
+def tiny_encoder(tmp_path_factory):
+    """A 1-layer encoder trained for real on a few synthetic notes."""
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from deid_core.training import TrainConfig, train_encoder
+
+    config = TrainConfig(notes=40, epochs=2, seed=3, max_length=96, batch_size=8, learning_rate=2e-3, layers=1,
+                         dropout=0.0, freeze_embeddings=True)
+    return train_encoder(config, tmp_path_factory.mktemp("mix") / "encoder", progress=False).out_dir
+
+
+def test_detect_config_takes_the_mix_and_rejects_unknown_or_repeated_members():
+    cfg = DetectConfig.from_mapping({"mix": ["rules", "encoder"], "encoder": {"path": "m", "threshold": 0.3}})
+    assert cfg.mix == ("rules", "encoder") and cfg.encoder == {"path": "m", "threshold": 0.3}
+    assert DetectConfig.from_mapping({}).mix is None
+    for bad, message in ((["rules", "bert"], "unknown bert"), (["rules", "rules"], "twice"), ([], "non-empty")):
+        with pytest.raises(DetectConfigError, match=message):
+            DetectConfig.from_mapping({"mix": bad})
+    with pytest.raises(DetectConfigError, match="unknown key"):
+        build_mix(DetectConfig.from_mapping({"mix": ["rules", "encoder"], "encoder": {"path": "m", "treshold": 0.3}}))
+
+
+def test_default_without_a_trained_encoder_is_rules_only_and_says_so(no_default_encoder, tmp_path, capsys):
+    detector = build_mix()
+    assert detector.names == ("rules",) and "rules only" in detector.notice
+    notes = tmp_path / "in.jsonl"
+    write_jsonl(generate_notes(3, 2), notes)
+    assert main(["detect", "--in", str(notes), "--out", str(tmp_path / "out.jsonl")]) == 0
+    err = capsys.readouterr().err
+    assert sum("rules only" in line for line in err.splitlines()) == 1
+
+
+def test_mix_naming_the_encoder_without_a_model_fails_with_the_fix(no_default_encoder):
+    with pytest.raises(DetectConfigError, match="deid train encoder"):
+        build_mix(DetectConfig(mix=("rules", "encoder")))
+
+
+def test_default_picks_up_a_trained_encoder(no_default_encoder, tiny_encoder, monkeypatch):
+    from deid_core.recognizers.encoder import ENCODER_DIR_ENV
+
+    monkeypatch.setenv(ENCODER_DIR_ENV, str(tiny_encoder))
+    detector = build_mix()
+    assert detector.names == ("rules", "encoder") and detector.notice is None
+
+
+def test_union_covers_the_rules_and_every_new_plausible_encoder_span(tiny_encoder):
+    notes = [BatchNote(n.id, n.text, n.patient_id) for n in generate_notes(12, 9)]
+    detector = build_mix(DetectConfig(mix=("rules", "encoder"), encoder={"path": str(tiny_encoder)}))
+    raw = detector.member_spans(notes)
+    union = detector.combine(notes, raw)
+    assert any(raw["encoder"][i] for i in range(len(notes)))
+    added = 0
+    for i, note in enumerate(notes):
+        covered = {c for s in union[i] for c in range(s.start, s.end)}
+        for s in raw["rules"][i]:
+            assert set(range(s.start, s.end)) <= covered, ("rules", s, note.text[s.start : s.end])
+        for s in confirm_model_spans(note.text, raw["encoder"][i], raw["rules"][i], detector.check):
+            assert set(range(s.start, s.end)) <= covered, ("encoder", s, note.text[s.start : s.end])
+            added += 1
+    assert added > 0
+    assert any(s.source.startswith("encoder") for spans in union for s in spans)
+
+
+def test_eval_scores_each_recognizer_and_their_union_in_one_run(tiny_encoder, tmp_path, capsys):
+    gold = tmp_path / "gold.jsonl"
+    write_jsonl(generate_notes(10, 21), gold)
+    cfg = tmp_path / "deid.toml"
+    cfg.write_text(f'[detect.encoder]\npath = "{tiny_encoder.as_posix()}"\n', encoding="utf-8")
+    out = tmp_path / "scores.json"
+    code = main(["eval", "--gold", str(gold), "--mix", "rules,encoder", "--config", str(cfg), "--bootstrap", "0",
+                 "--json", str(out)])
+    text = capsys.readouterr().out
+    assert code == 0
+    assert "=== rules ===" in text and "=== encoder ===" in text and "=== rules+encoder ===" in text
+    scores = json.loads(out.read_text())
+    assert set(scores) == {"rules", "encoder", "rules+encoder"}
+    covered = {k: v["char_recall"]["covered"] for k, v in scores.items()}
+    assert covered["rules+encoder"] >= covered["rules"]
+    assert scores["rules"]["results"][0]["micro"]["gold"] == scores["encoder"]["results"][0]["micro"]["gold"] > 0
+    summary = text[text.index("summary"):]
+    assert all(name in summary for name in scores)
+
+
+def test_eval_scores_several_prediction_files_and_keeps_the_single_file_form(no_default_encoder, tmp_path, capsys):
+    gold = tmp_path / "gold.jsonl"
+    write_jsonl(generate_notes(6, 4), gold)
+    pred = tmp_path / "pred.jsonl"
+    empty = tmp_path / "empty.jsonl"
+    assert main(["detect", "--in", str(gold), "--out", str(pred)]) == 0
+    empty.write_text("".join(json.dumps({"id": json.loads(l)["id"], "spans": []}) + "\n" for l in gold.read_text().splitlines()))
+    capsys.readouterr()
+    assert main(["eval", "--gold", str(gold), "--pred", str(pred), "--bootstrap", "0"]) == 0
+    single = capsys.readouterr().out
+    assert "===" not in single and "summary" not in single
+    assert main(["eval", "--gold", str(gold), "--pred", str(pred), "--pred", str(empty), "--bootstrap", "0"]) == 0
+    both = capsys.readouterr().out
+    assert f"=== {pred} ===" in both and f"=== {empty} ===" in both
+    assert main(["eval", "--gold", str(gold), "--bootstrap", "0"]) == 2
