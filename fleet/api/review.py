@@ -20,6 +20,7 @@ import os
 import socket
 import threading
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 
 from sqlalchemy import and_, select, update
 from sqlalchemy.orm import Session, sessionmaker
@@ -245,6 +246,25 @@ def _state(s: Session, note_id: int, key_id: str, version: str) -> ReviewState:
     return state
 
 
+def _audit_review(s: Session, batch: Batch, who: Principal, started: datetime, detail: str) -> None:
+    """One audit row per reviewer action: offsets and category only, never the text."""
+    s.add(
+        AuditEntry(
+            batch_id=batch.id,
+            stage=STAGE_REVIEW,
+            component=who.reviewer[:200],
+            worker=_worker()[:200],
+            pipeline_version=batch.pipeline_version,
+            key_id=batch.key_id,
+            config_digest=batch.config_digest,
+            notes=1,
+            done=1,
+            detail=detail[:500],
+            started_at=started,
+        )
+    )
+
+
 class Reviewer:
     """Review operations over one store and key store (one per app)."""
 
@@ -344,21 +364,7 @@ class Reviewer:
                 leaks = self._reanonymize(s, batch, note, output, original, patient, spans)
             state.revision += 1
             state.reviewer = who.reviewer[:200]
-            s.add(
-                AuditEntry(
-                    batch_id=batch.id,
-                    stage=STAGE_REVIEW,
-                    component=who.reviewer[:200],
-                    worker=_worker()[:200],
-                    pipeline_version=batch.pipeline_version,
-                    key_id=batch.key_id,
-                    config_digest=batch.config_digest,
-                    notes=1,
-                    done=1,
-                    detail=f"note {item.id}: {action} {category} {start}-{end}; revision {state.revision}; leaks {leaks}"[:500],
-                    started_at=started,
-                )
-            )
+            _audit_review(s, batch, who, started, f"note {item.id}: {action} {category} {start}-{end}; revision {state.revision}; leaks {leaks}")
         return self.view(who.tenant, item_id)
 
     def _reanonymize(
@@ -400,19 +406,5 @@ class Reviewer:
             state.status = ReviewStatus.CLOSED
             state.revision += 1
             state.reviewer = who.reviewer[:200]
-            s.add(
-                AuditEntry(
-                    batch_id=batch.id,
-                    stage=STAGE_REVIEW,
-                    component=who.reviewer[:200],
-                    worker=_worker()[:200],
-                    pipeline_version=batch.pipeline_version,
-                    key_id=batch.key_id,
-                    config_digest=batch.config_digest,
-                    notes=1,
-                    done=1,
-                    detail=f"note {item.id}: review closed, output released; revision {state.revision}",
-                    started_at=started,
-                )
-            )
+            _audit_review(s, batch, who, started, f"note {item.id}: review closed, output released; revision {state.revision}")
         return self.view(who.tenant, item_id)
