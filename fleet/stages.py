@@ -31,6 +31,7 @@ import socket
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
+from functools import lru_cache
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
@@ -39,6 +40,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from deid_core.anonymizer.engine import Anonymizer, Note
 from deid_core.keys import StudyKey
 from deid_core.leaks import Leak, scan_output, summarize
+from deid_core.recognizers.plausibility import PlausibilityCheck, unite_with_rules
 from deid_core.resolution import merge_adjacent, resolve
 from deid_core.spans import Category, Span, span_to_dict
 from fleet.audit import model_digest_for
@@ -212,12 +214,24 @@ def _recognize(kind: str):
     return run
 
 
+@lru_cache(maxsize=1)
+def _plausibility() -> PlausibilityCheck:
+    """Built on first use: only a pipeline with a model member needs the lexicon here."""
+    return PlausibilityCheck()
+
+
 def _resolve(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[PlainNote]):
-    spans = spans_by_note(s, [n.id for n in notes], config.recognizers, batch.pipeline_version)
+    ids = [n.id for n in notes]
+    by_kind = {k: spans_by_note(s, ids, [k], batch.pipeline_version) for k in config.recognizers}
+    models = [k for k in config.recognizers if k != "rules"]
     results: dict[int, _Ok | BaseException] = {}
     for n in notes:
         try:
-            merged = merge_adjacent(resolve(spans[n.id]), n.text)
+            if "rules" in by_kind and models:  # model spans join the rules' as `deid detect` joins them
+                united = unite_with_rules(n.text, by_kind["rules"][n.id], [by_kind[k][n.id] for k in models], _plausibility())
+            else:
+                united = [sp for k in config.recognizers for sp in by_kind[k][n.id]]
+            merged = merge_adjacent(resolve(united), n.text)
             results[n.id] = _Ok(_span_rows(n.id, RESOLVED, batch.pipeline_version, merged))
         except Exception as exc:
             results[n.id] = exc

@@ -122,3 +122,30 @@ def test_eval_scores_several_prediction_files_and_keeps_the_single_file_form(no_
     both = capsys.readouterr().out
     assert f"=== {pred} ===" in both and f"=== {empty} ===" in both
     assert main(["eval", "--gold", str(gold), "--bootstrap", "0"]) == 2
+
+
+def test_embedded_run_without_a_trained_encoder_runs_the_rules_and_says_so(no_default_encoder, tmp_path, capsys):
+    notes = tmp_path / "in.jsonl"
+    write_jsonl(generate_notes(3, 4), notes)
+    key = tmp_path / "k.key"
+    assert main(["keygen", "--study", "s", "--out", str(key)]) == 0
+    assert main(["run", "--in", str(notes), "--out", str(tmp_path / "out.jsonl"), "--key-file", str(key)]) == 0
+    assert sum("rules only" in line for line in capsys.readouterr().err.splitlines()) == 1
+
+
+def test_embedded_run_joins_encoder_spans_as_detect_does(no_default_encoder, tiny_encoder, tmp_path, monkeypatch):
+    """`deid run` with a trained encoder: its resolved spans are exactly `deid detect`'s mix."""
+    from deid_core.recognizers.encoder import ENCODER_DIR_ENV
+
+    monkeypatch.setenv(ENCODER_DIR_ENV, str(tiny_encoder))
+    notes = tmp_path / "in.jsonl"
+    write_jsonl(generate_notes(6, 8), notes)
+    key = tmp_path / "k.key"
+    assert main(["keygen", "--study", "s", "--out", str(key)]) == 0
+    out = tmp_path / "out.jsonl"
+    assert main(["run", "--in", str(notes), "--out", str(out), "--key-file", str(key)]) == 0
+    assert main(["detect", "--in", str(notes), "--out", str(tmp_path / "spans.jsonl")]) == 0
+    detected = [json.loads(line) for line in (tmp_path / "spans.jsonl").read_text().splitlines()]
+    released = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [len(d["spans"]) for d in detected] == [len(r["spans"]) for r in released]
+    assert any(s["source"].startswith("encoder") for d in detected for s in d["spans"])

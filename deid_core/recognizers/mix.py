@@ -41,13 +41,14 @@ from pathlib import Path
 from typing import Any
 
 from deid_core.recognizers.base import NoteContext, RecognizerError
-from deid_core.recognizers.plausibility import PlausibilityCheck, confirm_model_spans
+from deid_core.recognizers.plausibility import PlausibilityCheck, unite_with_rules
 from deid_core.recognizers.pipeline import MIX_KINDS, DetectConfig, DetectConfigError, RulesPipeline, build_default_pipeline
 from deid_core.recognizers.propagation import BatchNote, propagate_batch
 from deid_core.spans import Category, Span
 
 MIX_NAMES: tuple[str, ...] = MIX_KINDS
 MIX_ENV = "DEID_DETECT_MIX"
+NO_ENCODER_NOTICE = "no trained encoder found (train one with `deid train encoder`); detecting with the rules only"
 _ENCODER_KEYS = frozenset(
     {"path", "threshold", "thresholds", "window_tokens", "overlap_tokens", "batch_tokens", "max_batch_windows", "device",
      "snap_to_words", "label_map"}
@@ -120,16 +121,15 @@ class MixedDetector:
         failures: dict[int, RecognizerError] = {}
         union: list[list[Span]] = []
         for i in range(len(notes)):
-            spans: list[Span] = []
-            for n in use:
-                got = raw[n][i]
-                if isinstance(got, RecognizerError):
-                    failures.setdefault(i, got)
-                elif n != "rules" and "rules" in use and not isinstance(raw["rules"][i], RecognizerError):
-                    spans.extend(confirm_model_spans(notes[i].text, got, raw["rules"][i], self.check))
-                else:
-                    spans.extend(got)
-            union.append(spans)
+            got = {n: raw[n][i] for n in use}
+            failed = [g for g in got.values() if isinstance(g, RecognizerError)]
+            if failed:
+                failures[i] = failed[0]
+                union.append([])
+            elif "rules" in got:
+                union.append(unite_with_rules(notes[i].text, got["rules"], [got[n] for n in use if n != "rules"], self.check))
+            else:
+                union.append([s for n in use for s in got[n]])
         index = {id(n): i for i, n in enumerate(notes)}
 
         def detect(note: BatchNote, ctx: NoteContext) -> list[Span]:
@@ -242,6 +242,22 @@ def _env_mix() -> tuple[str, ...] | None:
     return names
 
 
+def default_mix() -> tuple[tuple[str, ...], str | None]:
+    """The members that run when nothing is configured, and the notice to show, if any.
+
+    For callers that build their own pipeline (``deid run``); :func:`build_mix`
+    follows the same rule.
+    """
+    env = _env_mix()
+    if env is not None:
+        return env, None
+    from deid_core.recognizers.encoder import default_encoder_path
+
+    if default_encoder_path() is not None:
+        return ("rules", "encoder"), None
+    return ("rules",), NO_ENCODER_NOTICE
+
+
 def build_mix(config: DetectConfig | None = None, base_dir: Path | None = None) -> MixedDetector:
     """The detector that ``[detect]`` asks for (see the module docstring)."""
     config = config or DetectConfig()
@@ -253,7 +269,7 @@ def build_mix(config: DetectConfig | None = None, base_dir: Path | None = None) 
         members["rules"] = _rules_member(rules)
         enc = _encoder_member(config.encoder, base_dir or config.base_dir, required=False)
         if enc is None:
-            notice = "no trained encoder found (train one with `deid train encoder`); detecting with the rules only"
+            notice = NO_ENCODER_NOTICE
         else:
             members["encoder"] = enc
         return MixedDetector(members, rules, notice)

@@ -121,3 +121,13 @@ def confirm_model_spans(
         if check.plausible(text[s.start : s.end], s.category):
             kept.append(s)
     return kept
+
+
+def unite_with_rules(
+    text: str, rule_spans: Sequence[Span], model_spans: Sequence[Sequence[Span]], check: PlausibilityCheck
+) -> list[Span]:
+    """The rules' spans plus what each model adds that :func:`confirm_model_spans` keeps."""
+    out = list(rule_spans)
+    for spans in model_spans:
+        out.extend(confirm_model_spans(text, spans, rule_spans, check))
+    return out

@@ -3,6 +3,9 @@
 Detect, resolve, verify and anonymize in this process, over an SQLite
 store, with no broker and no server: the fleet's own stages on one machine.
 Bad records are reported on stderr (line, id, error class) and left out.
+With no ``--recognizers`` and none in the fleet configuration, the rules run
+with the trained default encoder when one is present, else alone (and the
+command says so), as in ``deid detect``.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import sys
 from pathlib import Path
 
 from deid_core.cli.common import CliError, fail, key_from
+from deid_core.recognizers.pipeline import DetectConfigError
 from fleet.cli.common import add_pipeline_arguments, pipeline_from
 from fleet.settings import FleetConfigError, load_fleet_settings
 
@@ -40,8 +44,15 @@ def run(args: argparse.Namespace) -> int:
             settings = load_fleet_settings(args.fleet_config, env={})
         except FleetConfigError as exc:
             raise CliError(str(exc)) from None
+        if args.recognizers is None and "recognizers" not in settings.model_fields_set:
+            from deid_core.recognizers.mix import default_mix
+
+            kinds, notice = default_mix()
+            args.recognizers = ",".join(kinds)
+            if notice:
+                print(f"deid run: {notice}", file=sys.stderr)
         pipeline = pipeline_from(args, settings)
-    except CliError as exc:
+    except (CliError, DetectConfigError) as exc:
         return fail("run", str(exc))
     from fleet.embedded import run_embedded
 
