@@ -149,3 +149,9 @@ def test_embedded_run_joins_encoder_spans_as_detect_does(no_default_encoder, tin
     released = [json.loads(line) for line in out.read_text().splitlines()]
     assert [len(d["spans"]) for d in detected] == [len(r["spans"]) for r in released]
     assert any(s["source"].startswith("encoder") for d in detected for s in d["spans"])
+
+
+def test_bench_encoder_prints_content_tokens_per_second(tiny_encoder, capsys):
+    assert main(["bench", "encoder", "--path", str(tiny_encoder), "--notes", "4", "--device", "cpu"]) == 0
+    out = capsys.readouterr().out
+    assert "encoder on cpu: 4 notes" in out and "content tokens/s" in out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from deid_core.cli.common import CliError, add_config_argument, fail, settings_from
 
@@ -20,6 +21,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--seed", type=int, default=11)
     d.add_argument("--no-presidio", action="store_true", help="skip the Presidio comparison")
     d.set_defaults(func=run_detect)
+    e = stage.add_parser("encoder", help="encoder content tokens/s (CPU, or a GPU with --device cuda)")
+    e.add_argument("--path", type=Path, default=None, help="model directory (default: the trained default encoder)")
+    e.add_argument("--device", default=None, help="cpu, cuda or cuda:N (default: cuda when available)")
+    e.add_argument("--notes", type=int, default=200)
+    e.add_argument("--seed", type=int, default=11)
+    e.set_defaults(func=run_encoder)
+    g = stage.add_parser("generative", help="generative recognizer seconds per note, from the [detect.generative] of --config")
+    g.add_argument("--notes", type=int, default=20)
+    g.add_argument("--seed", type=int, default=11)
+    add_config_argument(g)
+    g.set_defaults(func=run_generative)
 
 
 def run_anonymize(args: argparse.Namespace) -> int:
@@ -39,4 +51,39 @@ def run_detect(args: argparse.Namespace) -> int:
 
     print(f"detection throughput, fixed synthetic corpus (seed {args.seed}, {args.notes} notes)")
     print(format_detection(run_detection_benchmark(args.notes, args.seed, presidio=not args.no_presidio)))
+    return 0
+
+
+def run_encoder(args: argparse.Namespace) -> int:
+    from deid_core.benchmarks.models import bench_encoder, format_model_bench
+    from deid_core.recognizers.encoder import default_encoder_path
+
+    path = args.path or default_encoder_path()
+    if path is None:
+        return fail("bench", "no encoder: pass --path or train one with `deid train encoder`")
+    try:
+        result = bench_encoder(path, args.notes, args.seed, args.device)
+    except (OSError, ValueError, RuntimeError) as exc:
+        return fail("bench", f"{type(exc).__name__}: {exc}")
+    print(f"encoder throughput, fixed synthetic corpus (seed {args.seed}, {args.notes} notes)")
+    print(format_model_bench(result))
+    return 0
+
+
+def run_generative(args: argparse.Namespace) -> int:
+    from deid_core.benchmarks.models import bench_generative, format_model_bench
+
+    try:
+        settings = settings_from(args)
+    except CliError as exc:
+        return fail("bench", str(exc))
+    config = settings.detect.get("generative")
+    if not isinstance(config, dict):
+        return fail("bench", "the configuration has no [detect.generative] table")
+    try:
+        result = bench_generative(config, args.notes, args.seed)
+    except (OSError, ValueError, RuntimeError) as exc:
+        return fail("bench", f"{type(exc).__name__}: {exc}")
+    print(f"generative latency, fixed synthetic corpus (seed {args.seed}, {args.notes} notes)")
+    print(format_model_bench(result))
     return 0

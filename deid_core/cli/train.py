@@ -166,5 +166,5 @@ def run_generative(args: argparse.Namespace) -> int:
     except (GenerativeTrainingError, ValueError, OSError) as exc:
         return fail("train generative", str(exc))
     print(f"wrote {result.out_dir}: {result.steps} steps in {result.seconds:.0f} s, final loss {result.final_loss:.3f}")
-    print(f'use it with: backend = "transformers", model_path = "{result.out_dir}", instructions = "brief", chunk_chars = {config.chunk_chars}')
+    print(f'use it with: backend = "transformers", model_path = "{result.out_dir}", instructions = "brief", chunk_chars = {config.chunk_chars}, overlap_chars = {config.chunk_chars // 4}')
     return 0
