@@ -69,6 +69,7 @@ _DOCTOR_ROLES = (
     r"|counsellor|paramedic|medic|emt|interpreter|translator|doula|investigator|coordinator|navigator|cna|pct|lpn|lvn|aide|rph|pharmd"
     r"|slp|crew|attn|assessor|examiner|specialist|technician|advocate|liaison|supervisor|phlebotomist|hygienist|cnm"
     r"|(?:off|on)[- ]?going|oncoming|relieving|receiving(?:[ \t]+(?:nurse|rn|md|physician))?|lab[ \t]+tech|mls|mlt|np-c|fnp|aprn|crnp"
+    r"|adjuster|case[ \t]+mgr|psychometrist|scheduler|receptionist|unit[ \t]+clerk|ward[ \t]+clerk|house[ \t]+supervisor"
 )
 _BY_PHRASES = (
     r"(?:electronically[ \t]+)?(?:e-?)?signed|dictated|transcribed|reviewed|seen|examined|read|interpreted|reported|verified"
@@ -128,7 +129,8 @@ _JOB_TITLE_AFTER = re.compile(
     r"|technologist|therapist|pharmacist|interpreter|translator|specialist|director|officer|worker|navigator|scribe|physician"
     r"|surgeon|consultant|registrar|practitioner|midwife|dietitian|dietician|psychologist|psychiatrist|educator|investigator"
     r"|examiner|supervisor|pathologist|radiologist|an(?:a)?esthetist|an(?:a)?esthesiologist|hospitalist|intensivist|sonographer"
-    r"|phlebotomist|doula|clinician|geneticist|audiologist|optometrist|hygienist|paediatrician|pediatrician)s?\b",
+    r"|phlebotomist|doula|clinician|geneticist|audiologist|optometrist|hygienist|paediatrician|pediatrician|scheduler|adjuster"
+    r"|psychometrist|receptionist|clerk|secretary)s?\b",
     _I,
 )
 #: a note from a nursing home or long-term care, where "resident" is the patient
@@ -800,6 +802,8 @@ _FAC_TYPE = (
     r"|Dentistry|Dental(?:[ \t]+(?:Group|Care|Associates|Clinic|Office|Practice|Arts|Studio))?|Orthodontics"
     r"|Labs?|Laboratory|Services|Insurance[ \t]+(?:Company|Co\.|Group|Agency)|Therapy[ \t]+Services|Wellness"
     r"|Optometry|Eye[ \t]+Care|Podiatry|Chiropractic|Hearing[ \t]+(?:Cent(?:er|re)|Clinic)|Apothecary"
+    r"|Group[ \t]+Homes?|Shelter|Correctional[ \t]+(?:Facility|Cent(?:er|re)|Institution|Complex)|Detention[ \t]+(?:Cent(?:er|re)|Facility)"
+    r"|Penitentiary|Day[ \t]+Services|Treatment[ \t]+(?:Cent(?:er|re)|Facility)|Youth[ \t]+Services"
 )
 _FAC_NAME_TOKEN = r"(?:St\.|Ste\.|Mt\.|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’&-]*\.?)"
 _FACILITY = re.compile(

@@ -108,6 +108,14 @@ def _month_case_ok(text: str, m: re.Match[str]) -> bool:
     return True
 
 
+def _day_month_case_ok(text: str, m: re.Match[str]) -> bool:
+    """``9 oct``: a day written before a lowercase month abbreviation is a date; ``2 may``/``3 mar``/``1 dec`` stay verbs and words."""
+    mon = m.group("mon")
+    if mon.islower() and mon.lower() not in ("may", "mar", "dec") and not text[m.end() : m.end() + 1].isalpha():
+        return True
+    return _month_case_ok(text, m)
+
+
 def _valid_md(a: int, b: int) -> bool:
     return (1 <= a <= 12 and 1 <= b <= 31) or (1 <= a <= 31 and 1 <= b <= 12)
 
@@ -195,12 +203,12 @@ _DATE_RULES: tuple[PatternRule, ...] = (
         "day_month",
         Category.DATE,
         re.compile(
-            rf"\b{_DAY}(?:[ \t]+of)?(?:[ \t]*-[ \t]*|[ \t]*){_MONTH}"
+            rf"\b{_DAY}(?:(?:[ \t]+day)?[ \t]+of)?(?:[ \t]*-[ \t]*|[ \t]*){_MONTH}"
             rf"(?:(?:[ \t]*,?[ \t]*|-)(?P<y>{_YEAR4}|(?<=-)\d{{2}}(?!\d)|'\d{{2}}(?!\d)))?",
             _I,
         ),
         score=0.9,
-        accept=_month_case_ok,
+        accept=_day_month_case_ok,
     ),
     PatternRule(
         "month_year",
@@ -279,6 +287,56 @@ _DATE_RULES: tuple[PatternRule, ...] = (
             r"|Valentine'?s[ \t]+Day|Mother'?s[ \t]+Day|Father'?s[ \t]+Day)\b"
         ),
         score=0.7,
+    ),
+)
+
+_FOREIGN_MONTH = (
+    r"(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre"
+    r"|janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[ûu]t|septembre|octobre|novembre|d[ée]cembre"
+    r"|janeiro|fevereiro|mar[çc]o|maio|junho|julho|setembro|outubro|novembro|dezembro)"
+)
+_FOREIGN_WEEKDAY = (
+    r"(?:lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
+    r"|segunda|ter[çc]a|quarta|quinta|sexta)(?:-feira)?,?[ \t]+(?:(?:el|le|o|a)[ \t]+)?"
+)
+_ORDINAL_WORD = (
+    r"(?:(?:twenty|thirty)[ \t-](?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|first|second|third|fourth|fifth"
+    r"|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth"
+    r"|nineteenth|twentieth|thirtieth)"
+)
+_SPOKEN_YEAR = (
+    r"(?:nineteen|twenty|two[ \t]+thousand(?:[ \t]+and)?)(?:[ \t-](?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+    r"(?:[ \t-](?:one|two|three|four|five|six|seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen"
+    r"|seventeen|eighteen|nineteen|oh[ \t-](?:one|two|three|four|five|six|seven|eight|nine)|one|two|three|four|five|six|seven|eight|nine))"
+)
+_WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\.?"
+
+_DATE_RULES = _DATE_RULES + (
+    # "3 de mayo de 2024", "le 12 mars", "15 de abril", "lunes 22 de enero de 2024": Spanish, French, Portuguese
+    PatternRule(
+        "foreign_day_month",
+        Category.DATE,
+        re.compile(
+            rf"(?<![\w/.-])(?:{_FOREIGN_WEEKDAY})?(?:1er|{_DAY})(?:[ \t]+de)?[ \t]+{_FOREIGN_MONTH}(?![\w])"
+            rf"(?:(?:[ \t]+de(?:l)?|,)?[ \t]+{_YEAR4})?",
+            _I,
+        ),
+        score=0.9,
+    ),
+    # dictated: "march eleventh", "june fourth nineteen fifty two"
+    PatternRule(
+        "spoken_month_day",
+        Category.DATE,
+        re.compile(rf"\b{_MONTH}[ \t]+(?:the[ \t]+)?{_ORDINAL_WORD}\b(?:,?[ \t]+{_SPOKEN_YEAR}\b)?", _I),
+        score=0.85,
+        accept=lambda text, m: m.group("mon").lower() != "may" or not m.group("mon").islower(),
+    ),
+    # "last thursday the 14th", "Friday the 3rd": a weekday with its day of the month
+    PatternRule(
+        "weekday_ordinal",
+        Category.DATE,
+        re.compile(rf"\b{_WEEKDAY},?[ \t]+the[ \t]+(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b", _I),
+        score=0.85,
     ),
 )
 
@@ -431,8 +489,9 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         "age_cue",
         Category.AGE,
         re.compile(
-            rf"\b(?:age|aged|ages|age[ \t]+of|at[ \t]+the[ \t]+age[ \t]+of)\b[ \t]*[:=]?[ \t]*"
-            rf"(?P<v>{_AGE_N}(?:[ \t]*-?[ \t]*(?:{_Y}|{_SMALL})\b\.?(?:[ \t]*-?[ \t]*old\b)?)?)(?![\d/:-]|\.\d)",
+            rf"\b(?:age|aged|ages|age[ \t]+of|at[ \t]+the[ \t]+age[ \t]+of|age[ \t]+at[ \t]+\w+|edad|idade|[âa]ge)\b[ \t]*[:=|]?[ \t]*"
+            rf"(?P<v>{_AGE_N}(?:[ \t]*-?[ \t]*(?:{_Y}|{_SMALL}|años|anos|ans)(?![\w])\.?(?:,?[ \t]*(?:and[ \t]+)?\d{{1,2}}[ \t]*{_SMALL}\b)?"
+            rf"(?:[ \t]*-?[ \t]*old\b)?)?)(?![\d/:-]|\.\d)",
             _I,
         ),
         score=0.9,
@@ -491,6 +550,45 @@ def _life_event_age_ok(text: str, m: re.Match[str]) -> bool:
 
 
 _AGE_RULES = _AGE_RULES + (
+    # "45 años", "58 ans", "67 anos", "3 meses": ages in Spanish, French and Portuguese
+    PatternRule(
+        "foreign_years",
+        Category.AGE,
+        re.compile(rf"\b{_AGE_N}[ \t]*(?:años|anos|ans|meses|mois)(?![\w])", _I),
+        score=0.9,
+        accept=_age_value_ok,
+    ),
+    # "2 mo M brought by mom", "6 wk F": an infant's age written against the sex
+    PatternRule(
+        "small_unit_sex",
+        Category.AGE,
+        re.compile(rf"(?<![\w/.-])(?P<v>{_AGE_N}[ \t]?(?:mo|mos|months?|wks?|weeks?|days?|d|yr|yrs|y)\.?)[ \t]?(?=[MF]\b)(?![MF][ \t]*\d)"),
+        score=0.8,
+        group="v",
+        accept=_age_value_ok,
+    ),
+    # "Age sixteen", "age: forty-two"
+    PatternRule(
+        "age_cue_words",
+        Category.AGE,
+        re.compile(rf"\b(?:age|aged|edad|idade)\b[ \t]*[:=|]?[ \t]*(?P<v>{_NUMBER_WORD})\b(?![ \t-]*(?:years?|months?|weeks?|days?)[ \t-]*old)", _I),
+        score=0.85,
+        group="v",
+    ),
+    # "she's nineteen she came in", "he is seventy two": an age dictated in words
+    PatternRule(
+        "is_age_words",
+        Category.AGE,
+        re.compile(
+            rf"\b(?:he|she)(?:['’]s|[ \t]+is|[ \t]+was)[ \t]+(?:only[ \t]+)?(?P<v>{_NUMBER_WORD})\b"
+            r"(?![ \t-]*(?:years?|months?|weeks?|days?|hours?|minutes?|times?|of|more|out|units?|pounds?|lbs?|kilos?|percent|doses?"
+            r"|pills?|tablets?|cm|inches|feet|steps|blocks|flights|miles|am|pm|o['’]?clock|or|to|and|-)\b)",
+            _I,
+        ),
+        score=0.75,
+        group="v",
+        accept=lambda text, m: m.group("v").lower() not in ("one", "two", "three", "four"),
+    ),
     # "sixty-two-year-old man", "a ninety year old": ages spelled out
     PatternRule(
         "words_old",
@@ -555,7 +653,7 @@ _ID_WORD_BEFORE = re.compile(
     r"(?:\b(?:NHS|CHI|MRN|SSN|SIN|medicare|medicaid|policy|member|subscriber|account|acct|claim|RAMQ|OHIP|IHI|URN|NPI|DEA)\b\.?"
     r"[ \t]*(?:no\.?|number|num|#|id)?"
     r"|\b(?:MR|UR|hosp(?:ital)?|clinic|chart|record|case|group|licen[cs]e|patient|pt)\b\.?[ \t]*(?:no\.?|number|num|#|id)|\bID)"
-    r"[ \t]*[:#.=]?[ \t]*$",
+    r"[ \t]*[:#.=|]?[ \t]*$",
     re.IGNORECASE,
 )
 
@@ -658,6 +756,29 @@ _PHONE_RULES = _PHONE_RULES + (
 )
 
 
+def _spaced_trunk_ok(text: str, m: re.Match[str]) -> bool:
+    return 10 <= _digits(m.group(0)) <= 11 and _not_id_labelled(text, m)
+
+
+_PHONE_RULES = _PHONE_RULES + (
+    # "07700 900461", "0131 555 0140", "020 7946 0958": spaced trunk-prefixed numbers of ten or eleven digits need no cue
+    PatternRule(
+        "trunk_spaced",
+        Category.PHONE,
+        re.compile(r"(?<![\w+/.:-])0\d{2,4}[ \t](?:\d{6}|\d{3,4}[ \t]\d{3,4})(?![\w/:-]|[.,]\d|[ \t]\d)" + _EXT),
+        score=0.75,
+        accept=_spaced_trunk_ok,
+    ),
+    # "call after rounds x4-5521": an internal extension with its exchange digit
+    PatternRule(
+        "extension_dashed",
+        Category.PHONE,
+        re.compile(r"(?<![\w-])x[ \t]?\d{1,2}-\d{4}(?![\w-])"),
+        score=0.7,
+    ),
+)
+
+
 def phone_recognizer() -> PatternRecognizer:
     return PatternRecognizer("phone", _PHONE_RULES)
 
@@ -685,7 +806,11 @@ _ID_LABELS = (
     r"|acc#|acct#|mrn#|id(?=[ \t]*[:#])|chart[ \t]*(?:number|no\.?|#)|barcode|tracking[ \t]*(?:number|no\.?|#)"
     # health-card and record numbers outside the US, and labels that take any identifier after them
     r"|URN|UR[ \t]*(?:number|no\.?|#)|RAMQ|OHIP|IHI|MBI|HIC|PHN|health[ \t]*card(?:[ \t]+(?:number|no\.?|#))?"
-    r"|licen[cs]e(?=[ \t]*[:#]?[ \t]*[A-Z]{0,5}-?\d)|(?:case[ \t]+)?ref(?:erence)?(?=[ \t]*[:#]?[ \t]*[A-Z]{0,5}-?[A-Z]{0,4}-?\d)"
+    r"|licen[cs]e(?=[ \t]*[:#]?[ \t]*[A-Z]{0,5}[-.]?\d)|(?:case[ \t]+)?ref(?:erence)?(?=[ \t]*[:#]?[ \t]*[A-Z]{0,5}-?[A-Z]{0,4}-?\d)"
+    r"|medicare|medicaid|last[ \t]*(?:4|four)(?:[ \t]+(?:of[ \t]+)?(?:SSN|SS\#|social))?|group(?=[ \t]*[:#]?[ \t]*[A-Z]{0,4}-?\d{4})"
+    r"|EDIPI|DoD[ \t]*ID|service[ \t]*(?:number|no\.?|#)|SUS|CNS|NHC|NIR|NSS|CURP|RFC|NHI|PPSN?|BSN|AHV|SVNR|expediente"
+    r"|(?:n[úu]mero[ \t]+de[ \t]+)?historia(?:[ \t]+cl[íi]nica)?|prontu[áa]rio|dossier|hosp\.?[ \t]*(?:no\.?|#|number)"
+    r"|(?-i:ID)(?=[ \t]+(?:[A-Z]{1,5}-)?\d)|(?-i:INC|Inc)(?=[ \t]*[:#]?[ \t]*\d)|inmate[ \t]*(?:id|number|no\.?|#)|DOC[ \t]*(?:id|number|no\.?|#)"
     r"|docket|run[ \t]*(?:number|no\.?|#)|file[ \t]*(?:number|no\.?|#)|incident[ \t]*(?:report[ \t]*)?(?:number|no\.?|#)"
     r"|rx[ \t]*(?:number|no\.?|#)|prescription[ \t]*(?:number|no\.?|#)|permit[ \t]*(?:number|no\.?|#)"
     r"|(?:case|order|visit|encounter|specimen|sample|lab|ticket|claim|accession|requisition|report|exam|study|series|kit|"
@@ -693,7 +818,7 @@ _ID_LABELS = (
 )
 _STRONG_ID_LABEL = re.compile(r"^(?:MRN|MR|med|record|unit|acct|account|acc|NPI|CSN|FIN|SSN|ss)", _I)
 _ID_VALUE = (
-    r"(?P<v>(?:[A-Za-z]{2,4}[ ](?=\d{3}))?(?=[A-Za-z0-9-]*\d)[A-Za-z0-9](?:[A-Za-z0-9]|[-/.](?=[A-Za-z0-9])){2,30}"
+    r"(?P<v>(?:[A-Za-z]{2,4}[ ](?=\d{3}))?(?=[A-Za-z0-9-]*(?:\.[A-Za-z0-9-]*)?\d)[A-Za-z0-9](?:[A-Za-z0-9]|[-/.](?=[A-Za-z0-9])){2,30}"
     r"(?:[ ](?=[A-Za-z0-9]{0,3}\d)[A-Za-z0-9]{3,8}(?![\w-])){0,3})(?![\w-])"
 )
 
@@ -729,7 +854,7 @@ _ID_RULES: tuple[PatternRule, ...] = (
         "labelled",
         Category.ID,
         re.compile(
-            rf"(?<![\w])(?P<label>{_ID_LABELS})(?:(?<=[#.])|\b)\.?[ \t]*(?:(?:is|of)[ \t]+)?[:#=]?[ \t]*(?:#[ \t]*)?" + _ID_VALUE,
+            rf"(?<![\w])(?P<label>{_ID_LABELS})(?:(?<=[#.])|\b)\.?[ \t]*(?:(?:is|of)[ \t]+)?[:#=|]?[ \t]*(?:#[ \t]*)?" + _ID_VALUE,
             _I,
         ),
         score=0.9,
@@ -767,12 +892,28 @@ _ID_RULES = _ID_RULES + (
         "any_label",
         Category.ID,
         re.compile(
-            r"(?<![\w])(?P<word>[A-Z][A-Za-z]{1,14}\.?|[A-Z]{2,6})[ \t]*(?:No\.?|no\.|Number|number|Nbr|#|ID)[ \t]*[:#=]?[ \t]*"
+            r"(?<![\w])(?P<word>[A-Z][A-Za-z]{1,14}\.?|[A-Z]{2,6})[ \t]*(?:No\.?|no\.|NO\b\.?|Number|number|NUMBER|Nbr|#|ID)[ \t]*[:#=|]?[ \t]*"
             + _ID_VALUE
         ),
         score=0.85,
         group="v",
         accept=_any_label_id_ok,
+    ),
+)
+
+
+_ID_RULES = _ID_RULES + (
+    # dictated: "medical record number 4 4 7 1 9 0 2", digits read out one by one
+    PatternRule(
+        "spoken_digits",
+        Category.ID,
+        re.compile(
+            r"\b(?:MRN|medical[ \t]+record(?:[ \t]+number)?|record[ \t]+number|account[ \t]+number|member[ \t]+(?:id|number)|ID[ \t]+number)"
+            r"[ \t]*(?:is[ \t]+)?[:#]?[ \t]*(?P<v>\d(?:[ \t]\d){4,13})(?![\w])",
+            _I,
+        ),
+        score=0.85,
+        group="v",
     ),
 )
 
