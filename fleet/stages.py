@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from functools import lru_cache
+from pathlib import Path
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
@@ -40,6 +41,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from deid_core.anonymizer.engine import Anonymizer, Note
 from deid_core.keys import StudyKey
 from deid_core.leaks import Leak, scan_output, summarize
+from deid_core.recognizers.pipeline import DetectConfig
 from deid_core.recognizers.plausibility import PlausibilityCheck, unite_with_rules
 from deid_core.resolution import merge_adjacent, resolve
 from deid_core.spans import Category, Span, span_to_dict
@@ -214,10 +216,15 @@ def _recognize(kind: str):
     return run
 
 
-@lru_cache(maxsize=1)
-def _plausibility() -> PlausibilityCheck:
+@lru_cache(maxsize=4)
+def _plausibility(join_score: float) -> PlausibilityCheck:
     """Built on first use: only a pipeline with a model member needs the lexicon here."""
-    return PlausibilityCheck()
+    return PlausibilityCheck(join_score=join_score)
+
+
+def _join_score(config: PipelineConfig) -> float:
+    base = Path(config.base_dir) if config.base_dir else None
+    return DetectConfig.from_mapping(config.settings.detect, base_dir=base).join_score
 
 
 def _resolve(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[PlainNote]):
@@ -228,7 +235,7 @@ def _resolve(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig
     for n in notes:
         try:
             if "rules" in by_kind and models:  # model spans join the rules' as `deid detect` joins them
-                united = unite_with_rules(n.text, by_kind["rules"][n.id], [by_kind[k][n.id] for k in models], _plausibility())
+                united = unite_with_rules(n.text, by_kind["rules"][n.id], [by_kind[k][n.id] for k in models], _plausibility(_join_score(config)))
             else:
                 united = [sp for k in config.recognizers for sp in by_kind[k][n.id]]
             merged = merge_adjacent(resolve(united), n.text)

@@ -1,8 +1,9 @@
-"""The shape check that model spans pass before they join the rules' spans."""
+"""How model spans join the rules' spans: the shape check, the join score and the arbiter."""
 
 import pytest
 
-from deid_core.recognizers.plausibility import PlausibilityCheck, confirm_model_spans, join_fragments
+from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError
+from deid_core.recognizers.plausibility import PlausibilityCheck, join_fragments, unite_with_rules
 from deid_core.spans import Category, Span
 
 
@@ -61,13 +62,115 @@ def test_fragments_split_at_a_space_are_rejoined():
     assert [(s.start, s.end, s.score) for s in joined] == [(a, b + 10, 0.8)]
 
 
+def _at(text: str, value: str, category: Category, score: float = 0.995, source: str = "encoder") -> Span:
+    start = text.index(value)
+    return Span(start, start + len(value), category, score, source)
+
+
+def _joined(text: str, rules: list[Span], model: list[Span], check: PlausibilityCheck) -> list[tuple[str, str]]:
+    return sorted((text[s.start : s.end], s.category.value) for s in unite_with_rules(text, rules, [model], check))
+
+
 def test_only_new_plausible_model_spans_are_added(check):
     text = "Pt Ines Waterhouse seen with CIWA 12, lives in Wapakoneta."
-    rule = Span(3, 18, Category.PATIENT, 1.0, "names")
+    rule = Span(3, 18, Category.PATIENT, 1.0, "names/patient_inline")
     model = [
-        Span(8, 18, Category.PATIENT, 0.99),                       # inside a rule span: nothing new
-        Span(text.index("CIWA"), text.index("CIWA") + 4, Category.PATIENT, 0.99),
-        Span(text.index("Wapakoneta"), text.index("Wapakoneta") + 10, Category.LOCATION, 0.97),
+        Span(8, 18, Category.PATIENT, 0.999),                      # inside a rule span: nothing new
+        _at(text, "CIWA", Category.PATIENT),
+        _at(text, "Wapakoneta", Category.LOCATION),
     ]
-    kept = confirm_model_spans(text, model, [rule], check)
-    assert [text[s.start : s.end] for s in kept] == ["Wapakoneta"]
+    assert _joined(text, [rule], model, check) == [("Ines Waterhouse", "PATIENT"), ("Wapakoneta", "LOCATION")]
+
+
+def test_a_model_span_below_the_join_score_stays_out(check):
+    text = "Family from Wapakoneta visited."
+    assert _joined(text, [], [_at(text, "Wapakoneta", Category.LOCATION, score=0.9)], check) == []
+    assert _joined(text, [], [_at(text, "Wapakoneta", Category.LOCATION, score=0.9)], PlausibilityCheck(join_score=0.5)) == [
+        ("Wapakoneta", "LOCATION")
+    ]
+
+
+def test_join_score_is_validated_in_the_configuration():
+    assert DetectConfig.from_mapping({"join_score": 0.9}).join_score == 0.9
+    for bad in (1.5, -0.1, "high", True):
+        with pytest.raises(DetectConfigError, match="join_score"):
+            DetectConfig.from_mapping({"join_score": bad})
+
+
+def test_a_sure_model_span_replaces_an_uncued_list_guess(check):
+    text = "Reported to hemovigilance by Dana Pettibone at 1410."
+    guess = _at(text, "Dana Pettibone", Category.PATIENT, 0.5, "names/listed")
+    model = [_at(text, "Dana Pettibone", Category.DOCTOR, 0.97)]
+    assert _joined(text, [guess], model, check) == [("Dana Pettibone", "DOCTOR")]
+
+
+def test_a_sure_model_span_widens_list_guesses_it_covers(check):
+    text = "Follow-up at Fairhaven General next week; family in Krakow, Poland."
+    rules = [_at(text, "Fairhaven", Category.LOCATION, 0.6, "gazetteer/place"), _at(text, "Poland", Category.LOCATION, 0.6, "gazetteer/place")]
+    model = [_at(text, "Fairhaven General", Category.HOSPITAL, 0.99), _at(text, "Krakow, Poland", Category.LOCATION, 0.99)]
+    assert _joined(text, rules, model, check) == [("Fairhaven General", "HOSPITAL"), ("Krakow, Poland", "LOCATION")]
+
+
+def test_a_cued_rule_span_is_never_replaced(check):
+    text = "Patient: Dana Pettibone, seen today."
+    cued = _at(text, "Dana Pettibone", Category.PATIENT, 0.9, "names/patient_header")
+    assert _joined(text, [cued], [_at(text, "Dana Pettibone", Category.DOCTOR, 1.0)], check) == [("Dana Pettibone", "PATIENT")]
+
+
+def test_a_model_span_of_ordinary_words_does_not_swallow_a_name(check):
+    text = "soy carmen la mamá de isabella rojas, gracias"
+    guess = _at(text, "isabella rojas", Category.PATIENT, 0.5, "names/listed")
+    model = [_at(text, "carmen la mamá de isabella rojas", Category.PATIENT, 0.98)]
+    assert _joined(text, [guess], model, check) == [("isabella rojas", "PATIENT")]
+
+
+def test_an_unsure_model_span_does_not_replace_a_guess(check):
+    text = "Seen with Tamsin Achterberg today."
+    guess = _at(text, "Tamsin Achterberg", Category.PATIENT, 0.5, "names/listed")
+    assert _joined(text, [guess], [_at(text, "Tamsin Achterberg", Category.DOCTOR, 0.6)], check) == [("Tamsin Achterberg", "PATIENT")]
+
+
+@pytest.mark.parametrize(
+    "text,value,category",
+    [
+        ("Dx: S61.412A. CPT 12002, 90715.", "12002", Category.ID),           # a CPT code after its cue
+        ("HAND THERAPY (CPT 97166, 97760)", "CPT 97166", Category.ID),
+        ("Items: 1. E0277 powered air mattress", "E0277", Category.ID),      # HCPCS
+        ("Dx: L89.154, Z74.01", "L89.154, Z74.01", Category.ID),             # ICD-10
+        ("qty 2 syringes; NDC 0024-5915-02", "NDC 0024-5915-02", Category.PHONE),
+        ("Protocol HX-2210 not applicable.", "HX-2210", Category.ID),        # names a study, not a person
+        ("apnea test PaCO2 41 -> 72", "PaCO2 41", Category.ID),
+        ("Seen 2019 and again in 2021.", "2019", Category.DATE),             # a year alone is not PHI
+        ("Worked there 1986-1998 as a welder.", "1986-1998", Category.DATE),
+        ("unhoused x 3 yrs, sleeps outside", "3 yrs", Category.AGE),          # a duration
+        ("Education: 16 yrs", "16 yrs", Category.AGE),
+        ("Wt 162 lb (down from 190)", "190", Category.AGE),                  # a bare number
+        ("spouse of 51 years", "51 years", Category.AGE),
+        ("la niña tiene fiebre, gracias", "gracias", Category.DOCTOR),       # common words of other languages
+        ("Esercizi due volte al giorno", "Esercizi", Category.PATIENT),
+        ("Paziente italiano, nata a Bari", "italiano", Category.PATIENT),
+        ("Bereavement: Hillcrest Covenant Church", "Hillcrest Covenant Church", Category.HOSPITAL),
+        ("Employer: Pleasant Valley Auto Body", "Pleasant Valley Auto Body", Category.HOSPITAL),
+    ],
+)
+def test_what_a_model_mistakes_for_an_identifier_stays_out(check, text, value, category):
+    assert _joined(text, [], [_at(text, value, category)], check) == []
+
+
+@pytest.mark.parametrize(
+    "text,value,category",
+    [
+        ("please go to the valley general er tonight", "valley general er", Category.HOSPITAL),
+        ("she lives over on greenleaf avenue in town", "greenleaf avenue", Category.LOCATION),
+        ("sleeps near Pioneer Square most nights", "Pioneer Square", Category.LOCATION),
+        ("returned to full duty 3/4 without limits", "3/4", Category.DATE),
+        ("Bed 12: Abernethy-Cole 79F, CHF", "79F", Category.AGE),
+        ("pod 1 pt ravi 54m s/p lap chole", "54m", Category.AGE),
+        ("Pt is 44 years old", "44", Category.AGE),                           # its unit right after it
+        ("hola, soy Rosa Quintero", "Rosa Quintero", Category.PATIENT),      # a common word that is a common name
+        ("Inmate: DUQUESNE, MARCUS T.", "DUQUESNE, MARCUS T.", Category.PATIENT),  # an initial is no acronym
+        ("unit SN NPW-55K-20831 on the pump", "NPW-55K-20831", Category.ID),
+    ],
+)
+def test_what_a_sure_model_finds_joins(check, text, value, category):
+    assert _joined(text, [], [_at(text, value, category)], check) == [(value, category.value)]

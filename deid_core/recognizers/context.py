@@ -40,7 +40,7 @@ _I = re.IGNORECASE
 
 _WORD = re.compile(r"(?<![\d])[^\W\d_](?:[^\W\d_]|['’](?=[^\W\d_])|-(?=[^\W\d_]))*")
 _POSSESSIVE = re.compile(r"['’]s$", _I)
-_PARTICLES = frozenset({"de", "la", "del", "della", "der", "den", "van", "von", "da", "di", "du", "le", "bin", "ibn", "al", "el", "dos", "das", "st", "y", "an", "ní", "nic", "ó", "ua", "ter", "ten", "zu", "dei", "lo"})
+NAME_PARTICLES = frozenset({"de", "la", "del", "della", "der", "den", "van", "von", "da", "di", "du", "le", "bin", "ibn", "al", "el", "dos", "das", "st", "y", "an", "ní", "nic", "ó", "ua", "ter", "ten", "zu", "dei", "lo"})
 #: words that end a name even after a title ("Dr. and Mrs. ...", "Dr. Office")
 _FUNCTION_WORDS = frozenset(
     """a an the and or of to in on at is was be for with by from as he she it his her they them their we our you your
@@ -344,7 +344,7 @@ class NameRecognizer(RuleRecognizer):
                     inverted = True
                 else:
                     break
-            if tok.shape == "lower" and tok.lower in _PARTICLES and (count or mode in ("title", "header")):
+            if tok.shape == "lower" and tok.lower in NAME_PARTICLES and (count or mode in ("title", "header")):
                 nxt = self._after_particles(text, tokens, j)
                 if nxt is None:
                     break
@@ -361,7 +361,7 @@ class NameRecognizer(RuleRecognizer):
         if last < 0:
             return None
         # a name is not only initials, and does not end on a particle
-        core = [t for t in tokens[i : last + 1] if t.shape != "initial" and t.lower not in _PARTICLES]
+        core = [t for t in tokens[i : last + 1] if t.shape != "initial" and t.lower not in NAME_PARTICLES]
         if not core:
             return None
         return i, last
@@ -369,7 +369,7 @@ class NameRecognizer(RuleRecognizer):
     def _after_particles(self, text: str, tokens: Sequence[Token], j: int) -> int | None:
         """Index of the capitalised token after the particles starting at ``j`` (``de la``), if any."""
         k = j
-        while k < len(tokens) and k - j < 3 and tokens[k].shape == "lower" and tokens[k].lower in _PARTICLES:
+        while k < len(tokens) and k - j < 3 and tokens[k].shape == "lower" and tokens[k].lower in NAME_PARTICLES:
             if k + 1 >= len(tokens) or self._gap(text, tokens[k], tokens[k + 1]) != " ":
                 return None
             k += 1
@@ -380,7 +380,7 @@ class NameRecognizer(RuleRecognizer):
     def _before_particles(self, text: str, tokens: Sequence[Token], j: int) -> int | None:
         """Index of the capitalised token before the particles ending at ``j``, if any."""
         k = j
-        while k >= 0 and j - k < 3 and tokens[k].shape == "lower" and tokens[k].lower in _PARTICLES:
+        while k >= 0 and j - k < 3 and tokens[k].shape == "lower" and tokens[k].lower in NAME_PARTICLES:
             if k == 0 or self._gap(text, tokens[k - 1], tokens[k]) != " ":
                 return None
             k -= 1
@@ -405,7 +405,7 @@ class NameRecognizer(RuleRecognizer):
                 break
             gap = self._gap(text, tokens[j - 1], tok)
             prev = tokens[j - 1]
-            if gap == " " and prev.shape == "lower" and prev.lower in _PARTICLES:
+            if gap == " " and prev.shape == "lower" and prev.lower in NAME_PARTICLES:
                 before = self._before_particles(text, tokens, j - 1)
                 if before is None:
                     break
@@ -460,7 +460,7 @@ class NameRecognizer(RuleRecognizer):
                     return  # "Anesthesia: General": one ordinary word is not a name
                 if self.lexicon.is_stop(last.lower) and last.shape != "upper":
                     run = (run[0], run[1] - 1)  # "Attending: Sam Will see..." ends before the stop word
-                    while run[1] >= run[0] and tokens[run[1]].lower in _PARTICLES:
+                    while run[1] >= run[0] and tokens[run[1]].lower in NAME_PARTICLES:
                         run = (run[0], run[1] - 1)
                     if run[1] < run[0] or all(t.shape == "initial" for t in tokens[run[0] : run[1] + 1]):
                         return
@@ -612,7 +612,7 @@ class NameRecognizer(RuleRecognizer):
         lex = self.lexicon
         if tok.shape == "initial":
             return "I"
-        if tok.shape == "lower" and tok.lower in _PARTICLES:
+        if tok.shape == "lower" and tok.lower in NAME_PARTICLES:
             return "P"
         if not tok.capitalised or len(tok.text) < 2:
             return "X"
@@ -649,7 +649,7 @@ class NameRecognizer(RuleRecognizer):
                     break
                 if tokens[j + 1].capitalised:
                     j += 1
-                elif tokens[j + 1].shape == "lower" and tokens[j + 1].lower in _PARTICLES:
+                elif tokens[j + 1].shape == "lower" and tokens[j + 1].lower in NAME_PARTICLES:
                     nxt = self._after_particles(text, tokens, j + 1)
                     if nxt is None or tokens[nxt].start in covered:
                         break

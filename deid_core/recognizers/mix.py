@@ -19,11 +19,13 @@ Configuration (``[detect]``)::
     model_path = "..."
 
 When the rules are in the mix, a model member's span joins only if no rule
-span overlaps it and its text has the shape of its category
-(:mod:`deid_core.recognizers.plausibility`): the rules' boundaries are the
-better ones where both found something, and a model trained on synthetic
-notes is confidently wrong on unfamiliar text (drug names as patients,
-clock times as dates).  Scored alone, a member's spans are its own.
+span overlaps it, the model is very sure of it (``[detect] join_score``) and
+its text has the shape of its category; where both found something the
+rules' span stands, unless it was only a list guess that a sure model span
+covers (:mod:`deid_core.recognizers.plausibility`).  A model trained on
+synthetic notes is confidently wrong on unfamiliar text (drug names as
+patients, billing codes as identifiers), while the rules' boundaries are the
+better ones.  Scored alone, a member's spans are its own.
 
 Without ``mix`` the default is rules plus the trained default encoder when
 one is present (``deid train encoder``), else rules alone, and the detector
@@ -272,7 +274,7 @@ def build_mix(config: DetectConfig | None = None, base_dir: Path | None = None) 
             notice = NO_ENCODER_NOTICE
         else:
             members["encoder"] = enc
-        return MixedDetector(members, rules, notice)
+        return MixedDetector(members, rules, notice, check=PlausibilityCheck(join_score=config.join_score))
     built: dict[str, Member] = {}
     if "rules" in wanted:
         built["rules"] = _rules_member(rules)
@@ -282,4 +284,4 @@ def build_mix(config: DetectConfig | None = None, base_dir: Path | None = None) 
         # What the QC layer escalates a doubtful note to: the encoder when it is in the mix.
         fallback = built["encoder"].recognizer if "encoder" in built else rules
         built["generative"] = _generative_member(config.generative, fallback)
-    return MixedDetector({n: built[n] for n in wanted}, rules, notice)
+    return MixedDetector({n: built[n] for n in wanted}, rules, notice, check=PlausibilityCheck(join_score=config.join_score))

@@ -13,6 +13,7 @@ Configuration (the ``[detect]`` table of the TOML file given to
     recognizers = ["date", "age", "phone", "id", "web", "address",
                    "gazetteer", "facility", "place_cue", "names"]   # default: all
     propagate = true                  # names found once are found everywhere
+    join_score = 0.99                 # how sure a model must be to add a span no rule found
 """
 
 from __future__ import annotations
@@ -57,12 +58,14 @@ class DetectConfig:
     mix: tuple[str, ...] | None = None
     encoder: Mapping[str, object] = field(default_factory=dict)
     generative: Mapping[str, object] = field(default_factory=dict)
+    #: how sure a model member must be for a span no rule overlaps to join (see plausibility)
+    join_score: float = 0.99
     #: where relative model paths in ``encoder`` start (the config file's folder)
     base_dir: Path | None = None
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, object], base_dir: Path | None = None) -> "DetectConfig":
-        known = {"gazetteer_dir", "gazetteer_dirs", "recognizers", "propagate", "mix", "encoder", "generative"}
+        known = {"gazetteer_dir", "gazetteer_dirs", "recognizers", "propagate", "mix", "encoder", "generative", "join_score"}
         unknown = sorted(set(raw) - known)
         if unknown:
             raise DetectConfigError(f"[detect]: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
@@ -95,6 +98,9 @@ class DetectConfig:
                 raise DetectConfigError(f"[detect].mix: unknown {', '.join(bad)} (known: {', '.join(MIX_KINDS)})")
             if len(set(mix)) != len(mix):
                 raise DetectConfigError("[detect].mix names a recognizer twice")
+        join_score = raw.get("join_score", cls.join_score)
+        if isinstance(join_score, bool) or not isinstance(join_score, (int, float)) or not 0.0 <= join_score <= 1.0:
+            raise DetectConfigError(f"[detect].join_score must be a number in [0, 1], got {join_score!r}")
         tables = {}
         for key in ("encoder", "generative"):
             value = raw.get(key, {})
@@ -103,7 +109,7 @@ class DetectConfig:
             tables[key] = dict(value)
         return cls(
             tuple(dirs), tuple(names), propagate, tuple(mix) if mix is not None else None,
-            tables["encoder"], tables["generative"], base_dir,
+            tables["encoder"], tables["generative"], float(join_score), base_dir,
         )
 
 
