@@ -962,3 +962,58 @@ def test_dictated_multilingual_and_table_forms_are_found(pipeline, text, expecte
 )
 def test_dictation_and_multilingual_traps_stay_unlabelled(pipeline, text, phrase):
     assert not any(phrase in t or t in phrase for t in found(pipeline, text) if t.strip()), found(pipeline, text)
+
+
+# ------------------------------ more languages, staff roles, labels and nicknames
+@pytest.mark.parametrize(
+    "text,expected,category",
+    [
+        ("Paziente: Pina Lo Russo, 73 anni, nata il 12/03/1951.", "73 anni", Category.AGE),
+        ("Pacjent: Tomasz W., 44 lata, ur. 5 kwietnia 1979", "44 lata", Category.AGE),
+        ("Pacjent: Tomasz W., 44 lata, ur. 5 kwietnia 1979", "5 kwietnia 1979", Category.DATE),
+        ("Wizyta: wtorek, 26 marca 2024, klinika", "wtorek, 26 marca 2024", Category.DATE),
+        ("buprenorphine 8/2 mg BID od listopada 2023", "listopada 2023", Category.DATE),
+        ("progress note, week 7 - lunedi 15 aprile 2024", "lunedi 15 aprile 2024", Category.DATE),
+        ("Dyddiad / Date: 18 Mawrth 2024", "18 Mawrth 2024", Category.DATE),
+        ("Termin: Montag, 4. März 2024", "Montag, 4. März 2024", Category.DATE),
+        ("returned to full duty 3/18. No restrictions.", "3/18", Category.DATE),
+        ("40% slough after sharp debridement 3/11.", "3/11", Category.DATE),
+        ("Copay applied, $0 today. Next fill ~4/18", "4/18", Category.DATE),
+        ("Pt Dunbar-Kerr, DOB 06.11.1969, CHI 061169 4427 seen", "061169 4427", Category.ID),
+        ("GEORGE OTIENO   IP No. NHMH/IP/2024/0318", "NHMH/IP/2024/0318", Category.ID),
+        ("Age: 58 yrs   ID No. 23 441 908", "23 441 908", Category.ID),
+        ("Medicare 2614 88203 1   DVA QX214907", "QX214907", Category.ID),
+        ("DOB: 3/8/1962   TRN: 112-448-903", "112-448-903", Category.ID),
+        ("hi, I'm a junior (student ID M00729114) and", "M00729114", Category.ID),
+        ("Vendor use only: unit SN NPW-55K-20831", "NPW-55K-20831", Category.ID),
+        ("Ein cyf / Our ref: GT/RES/22917", "GT/RES/22917", Category.ID),
+        ("Student Health Plan, member GSH-4471098-02", "GSH-4471098-02", Category.ID),
+        ("Caseworker: Penelope Arkwright", "Penelope Arkwright", Category.DOCTOR),
+        ("Consultant Physician\nSecretary: Lorna Baird", "Lorna Baird", Category.DOCTOR),
+        ("Reported to hemovigilance by Dana Pettibone at 1410.", "Dana Pettibone", Category.DOCTOR),
+        ('Patient: Lucas "Luke" Ferreira-Dahl, 17', 'Lucas "Luke" Ferreira-Dahl', Category.PATIENT),
+        ("Re: Seosamh (Joe) Mac Giolla Phadraig", "Seosamh (Joe) Mac Giolla Phadraig", Category.PATIENT),
+        ("Re: Rhiannon ap Gwilym, DOB 29/09/1987", "Rhiannon ap Gwilym", Category.PATIENT),
+    ],
+)
+def test_more_languages_roles_labels_and_nicknames_are_found(pipeline, text, expected, category):
+    assert any(t == expected and c is category for t, c in labelled(pipeline, text).items()), labelled(pipeline, text)
+
+
+@pytest.mark.parametrize(
+    "text,phrase",
+    [
+        ("Diagnosis: Graves' disease (TRAb 6.2 IU/L)", "Graves"),
+        ("Grip (Jamar pos 2): deferred", "Jamar"),
+        ("small vessel changes (Fazekas 2). FAQ 14/30.", "Fazekas"),
+        ("Timothy grass 100,000 BAU, Johnson grass 1:20 w/v", "Timothy"),
+        ("Timothy grass 100,000 BAU, Johnson grass 1:20 w/v", "Johnson"),
+        ("MMSE 8/30 today, down from 11", "8/30"),
+        ("2/15 lymph nodes positive for carcinoma", "2/15"),
+        ("monofilament: 4/10 sites felt R, 3/10 L", "4/10"),
+        ("Monofilament unchanged 4/10 R, 3/10 L.", "4/10"),
+        ("CPT 99213, BP 120/80", "99213"),
+    ],
+)
+def test_eponyms_scores_and_codes_in_those_registers_stay_unlabelled(pipeline, text, phrase):
+    assert not any(phrase in t or t in phrase for t in found(pipeline, text) if t.strip()), found(pipeline, text)

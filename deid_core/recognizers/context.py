@@ -40,7 +40,7 @@ _I = re.IGNORECASE
 
 _WORD = re.compile(r"(?<![\d])[^\W\d_](?:[^\W\d_]|['’](?=[^\W\d_])|-(?=[^\W\d_]))*")
 _POSSESSIVE = re.compile(r"['’]s$", _I)
-NAME_PARTICLES = frozenset({"de", "la", "del", "della", "der", "den", "van", "von", "da", "di", "du", "le", "bin", "ibn", "al", "el", "dos", "das", "st", "y", "an", "ní", "nic", "ó", "ua", "ter", "ten", "zu", "dei", "lo"})
+NAME_PARTICLES = frozenset({"de", "la", "del", "della", "der", "den", "van", "von", "da", "di", "du", "le", "bin", "ibn", "al", "el", "dos", "das", "st", "y", "an", "ní", "nic", "ó", "ua", "ter", "ten", "zu", "dei", "lo", "ap", "verch", "bint"})
 #: words that end a name even after a title ("Dr. and Mrs. ...", "Dr. Office")
 _FUNCTION_WORDS = frozenset(
     """a an the and or of to in on at is was be for with by from as he she it his her they them their we our you your
@@ -53,6 +53,10 @@ _DOCTOR_TITLE_SET = frozenset(t.lower() for t in DOCTOR_TITLES)
 _CREDENTIAL_SET = frozenset(c.replace(".", "") for c in CREDENTIALS) | frozenset(CREDENTIALS)
 _PATIENT_TITLE_SET = frozenset(t.lower() for t in PATIENT_TITLES)
 _RELATION_SET = frozenset(r.lower() for r in RELATIONS)
+
+#: what opens and closes a nickname written inside a name
+_NICK_OPEN = frozenset({' "', " (", " “", " '", " ‘"})
+_NICK_CLOSE = frozenset({'" ', ") ", "” ", "' ", "’ "})
 
 _DOCTOR_ROLES = (
     r"attending(?:[ \t]+(?:physician|md|of[ \t]+record))?|resident|fellow|intern|pcp|primary(?:[ \t]+care)?(?:[ \t]+(?:physician|provider|doctor|md))?"
@@ -70,6 +74,7 @@ _DOCTOR_ROLES = (
     r"|slp|crew|attn|assessor|examiner|specialist|technician|advocate|liaison|supervisor|phlebotomist|hygienist|cnm"
     r"|(?:off|on)[- ]?going|oncoming|relieving|receiving(?:[ \t]+(?:nurse|rn|md|physician))?|lab[ \t]+tech|mls|mlt|np-c|fnp|aprn|crnp"
     r"|adjuster|case[ \t]+mgr|psychometrist|scheduler|receptionist|unit[ \t]+clerk|ward[ \t]+clerk|house[ \t]+supervisor"
+    r"|case[ \t]*worker|secretary|pi(?:[ \t]+signature)?|principal[ \t]+investigator|vaccinator|caseworker"
 )
 _BY_PHRASES = (
     r"(?:electronically[ \t]+)?(?:e-?)?signed|dictated|transcribed|reviewed|seen|examined|read|interpreted|reported|verified"
@@ -78,7 +83,7 @@ _BY_PHRASES = (
 )
 _DOCTOR_CUES = re.compile(
     rf"(?:\b(?:{_DOCTOR_ROLES})\b[ \t]*(?P<colon>[:#-]|\bis\b)?[ \t]*"
-    rf"|\b(?:{_BY_PHRASES})[ \t]+by[ \t]*:?[ \t]*"
+    rf"|\b(?:{_BY_PHRASES})(?:[ \t]+(?:to|in|at|on|with)?[ \t]*[a-z][\w-]*){{0,2}}[ \t]+by[ \t]*:?[ \t]*"
     rf"|\b(?:discussed[ \t]+with|d/w|spoke[ \t]+(?:with|to)|paged|page[ \t]+to|called[ \t]+to|cc'?d?[ \t]+to|copy[ \t]+to|copies[ \t]+to)[ \t]+)",
     _I,
 )
@@ -325,12 +330,19 @@ class NameRecognizer(RuleRecognizer):
         last = -1
         count = 0
         inverted = False
+        nickname = False
         while j < n and count < 5:
             tok = tokens[j]
             if count:
                 gap = self._gap(text, tokens[j - 1], tok)
                 prev = tokens[j - 1]
-                if gap in (" ", "\t", ". ", "."):
+                if gap in _NICK_OPEN and self._nickname_at(text, tokens, j):
+                    nickname = True  # 'Lucas "Luke" Ferreira-Dahl', "Seosamh (Joe) Mac Giolla"
+                    last, count, j = j, count + 1, j + 1
+                    continue
+                if gap in _NICK_CLOSE and nickname:
+                    nickname = False
+                elif gap in (" ", "\t", ". ", "."):
                     if gap.startswith(".") and prev.shape != "initial" and not (len(prev.text) <= 3 and prev.text[0].isupper()):
                         break
                 elif (
@@ -365,6 +377,15 @@ class NameRecognizer(RuleRecognizer):
         if not core:
             return None
         return i, last
+
+    def _nickname_at(self, text: str, tokens: Sequence[Token], j: int) -> bool:
+        """A capitalised word in quotes or brackets inside a name, with a name word after it."""
+        return (
+            j + 1 < len(tokens)
+            and tokens[j].capitalised
+            and self._gap(text, tokens[j], tokens[j + 1]) in _NICK_CLOSE
+            and tokens[j + 1].capitalised
+        )
 
     def _after_particles(self, text: str, tokens: Sequence[Token], j: int) -> int | None:
         """Index of the capitalised token after the particles starting at ``j`` (``de la``), if any."""

@@ -263,12 +263,13 @@ EPONYM_TRIGGERS = frozenset(
     point area cells cell body bodies canal duct gland space ligament membrane hernia diverticulum deformity contracture
     aneurysm tremor chorea dementia encephalopathy apnea respiration breathing murmur rub spots nodules bundle fibers
     coma agitation hugger pump port drip solution disorder lesion reaction response effect circle pattern fall oesophagus
+    grass dynamometer
     """.split()
 )
 
 
 def followed_by_eponym_trigger(text: str, end: int) -> bool:
-    m = re.match(r"(?:['’]s)?[ \t-]+([A-Za-z]+)", text[end : end + 30])
+    m = re.match(r"(?:['’]s?)?[ \t-]+([A-Za-z]+)", text[end : end + 30])  # "Parkinson's disease", "Graves' disease"
     return bool(m and m.group(1).lower() in EPONYM_TRIGGERS)
 
 

@@ -293,11 +293,18 @@ _DATE_RULES: tuple[PatternRule, ...] = (
 _FOREIGN_MONTH = (
     r"(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre"
     r"|janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[ûu]t|septembre|octobre|novembre|d[ée]cembre"
-    r"|janeiro|fevereiro|mar[çc]o|maio|junho|julho|setembro|outubro|novembro|dezembro)"
+    r"|janeiro|fevereiro|mar[çc]o|maio|junho|julho|setembro|outubro|novembro|dezembro"
+    # Italian, German, Dutch, Polish (the genitive a date takes) and Welsh
+    r"|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre"
+    r"|januar|februar|m[äa]rz|juni|juli|oktober|dezember|januari|februari|maart|mei|augustus"
+    r"|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|wrze[śs]nia|pa[źz]dziernika|listopada|grudnia"
+    r"|ionawr|chwefror|mawrth|ebrill|mehefin|gorffennaf|awst|medi|hydref|tachwedd|rhagfyr)"
 )
 _FOREIGN_WEEKDAY = (
     r"(?:lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
-    r"|segunda|ter[çc]a|quarta|quinta|sexta)(?:-feira)?,?[ \t]+(?:(?:el|le|o|a)[ \t]+)?"
+    r"|segunda|ter[çc]a|quarta|quinta|sexta|luned[iì]|marted[iì]|mercoled[iì]|gioved[iì]|venerd[iì]|sabato|domenica"
+    r"|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag"
+    r"|poniedzia[łl]ek|wtorek|[śs]roda|czwartek|pi[ąa]tek|sobota|niedziela)(?:-feira)?,?[ \t]+(?:(?:el|le|o|a|il)[ \t]+)?"
 )
 _ORDINAL_WORD = (
     r"(?:(?:twenty|thirty)[ \t-](?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|first|second|third|fourth|fifth"
@@ -317,11 +324,18 @@ _DATE_RULES = _DATE_RULES + (
         "foreign_day_month",
         Category.DATE,
         re.compile(
-            rf"(?<![\w/.-])(?:{_FOREIGN_WEEKDAY})?(?:1er|{_DAY})(?:[ \t]+de)?[ \t]+{_FOREIGN_MONTH}(?![\w])"
+            rf"(?<![\w/.-])(?:{_FOREIGN_WEEKDAY})?(?:1er|{_DAY}\.?)(?:[ \t]+de)?[ \t]+{_FOREIGN_MONTH}(?![\w])"
             rf"(?:(?:[ \t]+de(?:l)?|,)?[ \t]+{_YEAR4})?",
             _I,
         ),
         score=0.9,
+    ),
+    # "listopada 2023", "Mawrth 2024", "aprile 2024": a month and year
+    PatternRule(
+        "foreign_month_year",
+        Category.DATE,
+        re.compile(rf"(?<![\w/.-]){_FOREIGN_MONTH}(?:[ \t]+de(?:l)?)?[ \t]+{_YEAR4}(?!\d)", _I),
+        score=0.85,
     ),
     # dictated: "march eleventh", "june fourth nineteen fifty two"
     PatternRule(
@@ -350,16 +364,18 @@ _MD_CUE_BEFORE = re.compile(
     r"collected|placed|removed|changed|resumed|held|stopped|discontinued|restarted|recheck|re-check|repeat|redraw)[ \t]*(?:the[ \t]+)?(?:\(|\[)?$)",
     _I,
 )
+#: denominators of scores and counts that a yearless m/d shares: MMSE 8/30, 3/24 hours, 7/20
+_SCORE_DENOMINATORS = frozenset({15, 16, 20, 24, 25, 30})
 _MD_CHAIN_BEFORE = re.compile(r"(?:,|\band\b|\bor\b|&|-|\bto\b|\bthrough\b|\bthru\b|\bvs\.?)[ \t]*$", _I)
 _MD_LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:[-*•>][ \t]*)?$")
 #: words after which a bare m/d is a date: events, tests and procedures, note titles
 _MD_EVENT_BEFORE = re.compile(
-    r"\b(?:[a-z]+ed|overnight|note|notes|events?|hd|pod|day|visit|appt|appointment|admission|ct|cta|mri|mra|cxr|x-?ray|echo|tte|tee|"
+    r"\b(?:[a-z]+ed|debridement|treatment|placement|replacement|assessment|adjustment|enrol?lment|deployment|made|fill|refill|duty|overnight|note|notes|events?|hd|pod|day|visit|appt|appointment|admission|ct|cta|mri|mra|cxr|x-?ray|echo|tte|tee|"
     r"lmp|lnmp|edd|edc|edd/edc|onset|dob|d\.o\.b\.?|dod|dos|"
     r"ekg|ecg|eeg|emg|egd|ercp|us|ultrasound|doppler|labs?|cultures?|bcx|ucx|cvl|picc|cath|bronch|bronchoscopy|lp|biopsy|"
     r"surgery|op|or|procedure|scan|study|imaging|film|films|vaccine|shot|infusion|transfusion|dialysis|hd|cycle|dose|"
     r"mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-    r"[ \t]*[:#-]?[ \t]*$",
+    r"[ \t]*[:#~-]?[ \t]*$",
     _I,
 )
 _MD_EVENT_AFTER = re.compile(r"^[ \t]*(?:at[ \t]+\d|@[ \t]*\d|\d{1,2}:\d{2}|[01]\d{3}\b|2[0-3]\d{2}\b|(?:AM|PM|a\.m\.|p\.m\.)(?![\w]))")
@@ -381,7 +397,8 @@ _MD_TRAP_BEFORE = re.compile(
 _MD_TRAP_AFTER = re.compile(
     r"^[ \t]*(?:pain|strength|power|motor|mg|mcg|g\b|gm|ml|tabs?|tablets?|caps?|puffs?|units?|scale|score|reflex|"
     r"murmur|ps\b|peep|cpap|cm|mmhg|on\s+\d|of\s+\d|with\s+\d|/|bilat|b/l|throughout|in\s+(?:all|the|both|upper|lower|bilateral)|"
-    r"(?:upper|lower|proximal|distal|bilateral|left|right|lue|rue|lle|rle)\b|\+)",
+    r"(?:upper|lower|proximal|distal|bilateral|left|right|lue|rue|lle|rle)\b|\+|(?:lymph[ \t]+)?nodes?\b|cores?\b|positive\b|involved\b"
+    r"|items?\b|questions?\b|criteria\b|points?\b|correct\b|trials?\b|sites?\b|(?-i:[RL])\b)",
     _I,
 )
 
@@ -398,6 +415,9 @@ class DateRecognizer(PatternRecognizer):
         if _MD_TRAP_AFTER.match(after) or _MD_TRAP_BEFORE.search(before[-24:]):
             return False
         if _MD_CUE_BEFORE.search(before) or _MD_EVENT_BEFORE.search(before) or _MD_EVENT_AFTER.match(after):
+            return True
+        # "full duty 3/18": a day past 12 cannot be a month, and scores out of 20, 24 or 30 are left to the traps above
+        if int(m.group("b")) > 12 and int(m.group("b")) not in _SCORE_DENOMINATORS:
             return True
         if _MD_LINE_START.search(text[max(0, m.start() - 8) : m.start()]) and _MD_LINE_START_AFTER.match(after):
             return True
@@ -550,11 +570,11 @@ def _life_event_age_ok(text: str, m: re.Match[str]) -> bool:
 
 
 _AGE_RULES = _AGE_RULES + (
-    # "45 años", "58 ans", "67 anos", "3 meses": ages in Spanish, French and Portuguese
+    # "45 años", "58 ans", "67 anos", "73 anni", "44 lata" (lat), "3 meses": ages in other languages
     PatternRule(
         "foreign_years",
         Category.AGE,
-        re.compile(rf"\b{_AGE_N}[ \t]*(?:años|anos|ans|meses|mois)(?![\w])", _I),
+        re.compile(rf"\b{_AGE_N}[ \t]*(?:años|anos|ans|meses|mois|anni|mesi|lata?|jahre|jaar)(?![\w])", _I),
         score=0.9,
         accept=_age_value_ok,
     ),
@@ -806,11 +826,13 @@ _ID_LABELS = (
     r"|acc#|acct#|mrn#|id(?=[ \t]*[:#])|chart[ \t]*(?:number|no\.?|#)|barcode|tracking[ \t]*(?:number|no\.?|#)"
     # health-card and record numbers outside the US, and labels that take any identifier after them
     r"|URN|UR[ \t]*(?:number|no\.?|#)|RAMQ|OHIP|IHI|MBI|HIC|PHN|health[ \t]*card(?:[ \t]+(?:number|no\.?|#))?"
-    r"|licen[cs]e(?=[ \t]*[:#]?[ \t]*[A-Z]{0,5}[-.]?\d)|(?:case[ \t]+)?ref(?:erence)?(?=[ \t]*[:#]?[ \t]*[A-Z]{0,5}-?[A-Z]{0,4}-?\d)"
+    r"|licen[cs]e(?=[ \t]*[:#]?[ \t]*[A-Z]{0,5}[-.]?\d)|(?:case[ \t]+)?ref(?:erence)?(?=[ \t]*[:#]?[ \t]*[A-Z]{0,5}[-/]?[A-Z]{0,4}[-/]?\d)"
     r"|medicare|medicaid|last[ \t]*(?:4|four)(?:[ \t]+(?:of[ \t]+)?(?:SSN|SS\#|social))?|group(?=[ \t]*[:#]?[ \t]*[A-Z]{0,4}-?\d{4})"
-    r"|EDIPI|DoD[ \t]*ID|service[ \t]*(?:number|no\.?|#)|SUS|CNS|NHC|NIR|NSS|CURP|RFC|NHI|PPSN?|BSN|AHV|SVNR|expediente"
+    r"|EDIPI|DoD[ \t]*ID|DVA|TRN|CHI(?=[ \t]*[:#]?[ \t]*\d)|(?-i:SN)(?=[ \t]*[:#]?[ \t]*[A-Z0-9]{0,6}-?\d)"
+    # a blood unit or a membership written with its value and no "number": "unit W0362 24 118457", "member GSH-4471098-02"
+    r"|unit(?=[ \t]+[A-Z]\d{3,})|member(?=[ \t]+[A-Z]{1,5}-?\d{4,})|service[ \t]*(?:number|no\.?|#)|SUS|CNS|NHC|NIR|NSS|CURP|RFC|NHI|PPSN?|BSN|AHV|SVNR|expediente"
     r"|(?:n[úu]mero[ \t]+de[ \t]+)?historia(?:[ \t]+cl[íi]nica)?|prontu[áa]rio|dossier|hosp\.?[ \t]*(?:no\.?|#|number)"
-    r"|(?-i:ID)(?=[ \t]+(?:[A-Z]{1,5}-)?\d)|(?-i:INC|Inc)(?=[ \t]*[:#]?[ \t]*\d)|inmate[ \t]*(?:id|number|no\.?|#)|DOC[ \t]*(?:id|number|no\.?|#)"
+    r"|(?-i:ID)(?=[ \t]+(?:[A-Z]{1,5}-?)?\d)|(?-i:INC|Inc)(?=[ \t]*[:#]?[ \t]*\d)|inmate[ \t]*(?:id|number|no\.?|#)|DOC[ \t]*(?:id|number|no\.?|#)"
     r"|docket|run[ \t]*(?:number|no\.?|#)|file[ \t]*(?:number|no\.?|#)|incident[ \t]*(?:report[ \t]*)?(?:number|no\.?|#)"
     r"|rx[ \t]*(?:number|no\.?|#)|prescription[ \t]*(?:number|no\.?|#)|permit[ \t]*(?:number|no\.?|#)"
     r"|(?:case|order|visit|encounter|specimen|sample|lab|ticket|claim|accession|requisition|report|exam|study|series|kit|"
@@ -818,7 +840,8 @@ _ID_LABELS = (
 )
 _STRONG_ID_LABEL = re.compile(r"^(?:MRN|MR|med|record|unit|acct|account|acc|NPI|CSN|FIN|SSN|ss)", _I)
 _ID_VALUE = (
-    r"(?P<v>(?:[A-Za-z]{2,4}[ ](?=\d{3}))?(?=[A-Za-z0-9-]*(?:\.[A-Za-z0-9-]*)?\d)[A-Za-z0-9](?:[A-Za-z0-9]|[-/.](?=[A-Za-z0-9])){2,30}"
+    r"(?P<v>\d{1,4}(?:[ ]\d{2,4}){2,4}(?![\w-])"  # "23 441 908": digits in spaced groups
+    r"|(?:[A-Za-z]{2,4}[ ](?=\d{3}))?(?=[A-Za-z0-9/-]*(?:\.[A-Za-z0-9/-]*)?\d)[A-Za-z0-9](?:[A-Za-z0-9]|[-/.](?=[A-Za-z0-9])){2,30}"
     r"(?:[ ](?=[A-Za-z0-9]{0,3}\d)[A-Za-z0-9]{3,8}(?![\w-])){0,3})(?![\w-])"
 )
 
