@@ -174,3 +174,11 @@ def test_what_a_model_mistakes_for_an_identifier_stays_out(check, text, value, c
 )
 def test_what_a_sure_model_finds_joins(check, text, value, category):
     assert _joined(text, [], [_at(text, value, category)], check) == [(value, category.value)]
+
+
+def test_each_model_is_judged_against_the_rules_not_against_another_model(check):
+    text = "Family drove down from Wapakoneta, Ohio yesterday."
+    encoder = [_at(text, "Wapakoneta", Category.LOCATION)]
+    generative = [_at(text, "Wapakoneta, Ohio", Category.LOCATION)]
+    joined = unite_with_rules(text, [], [encoder, generative], check)
+    assert sorted(text[s.start : s.end] for s in joined) == ["Wapakoneta", "Wapakoneta, Ohio"]

@@ -5,9 +5,9 @@ text unlike its training data: it tags drug names as patients, clock times
 as dates, billing codes as identifiers, foreign words as names.  The rules
 already know what each category looks like, so a model span that no rule
 confirmed is kept only when the model is very sure of it (:data:`JOIN_SCORE`)
-and its text could be that category at all: a name
-has a word that is not an ordinary word (English, or one of the European
-languages notes are often mixed with), a date has a month or a full numeric
+and its text could be that category at all: a name has a word that is not
+an ordinary word (English, or one of the European languages notes are
+often mixed with), a date has a month or a full numeric
 form (a year alone is not an identifier under Safe Harbor), an age has a
 unit or a sex after it and is not a duration, a phone has seven digits, an
 identifier is not a billing or diagnosis code.  This costs little recall
@@ -23,8 +23,9 @@ with one exception (:func:`arbitrate`): a rule span found only because its
 word is on a name or place list carries no evidence of its category (an
 uncued "Tamsin Achterberg" is called a patient by default), while the model
 read the context.  A confident model span that covers such guesses replaces
-them, with its own category and boundaries ("Dr" two lines up, "Fairhaven
-General" rather than the town "Fairhaven").
+them, with its own category and boundaries (the interpreter "Tran Minh Khoa"
+in a table row is a DOCTOR; "Fairhaven General" is a HOSPITAL, not the town
+"Fairhaven").
 
 :func:`join_fragments` first rejoins pieces a model split at a space or a
 hyphen ("Sinéad" + "O'Halloran"), so the check sees the whole span.
@@ -256,15 +257,13 @@ def unite_with_rules(
     :func:`arbitrate` says so, and is dropped otherwise: where both found
     something, the rules' boundaries are usually the better ones.
     """
-    out = list(rule_spans)
+    ruled = sorted(rule_spans, key=lambda r: r.start)
+    starts = [r.start for r in ruled]
+    added: list[Span] = []
+    replaced: set[int] = set()
     for spans in model_spans:
-        ruled = sorted(out, key=lambda r: r.start)
-        starts = [r.start for r in ruled]
-        added: list[Span] = []
-        replaced: set[int] = set()
         for s in join_fragments(text, spans):
-            hi = bisect_left(starts, s.end)
-            over = [i for i in range(hi) if ruled[i].end > s.start]
+            over = [i for i in range(bisect_left(starts, s.end)) if ruled[i].end > s.start]
             if not over:
                 if s.score >= check.join_score and check.plausible_at(text, s):
                     added.append(s)
@@ -272,8 +271,7 @@ def unite_with_rules(
                 replaced.update(over)
                 sources = "+".join(dict.fromkeys([s.source, *(ruled[i].source for i in over)]))
                 added.append(Span(s.start, s.end, s.category, s.score, sources))
-        out = [r for i, r in enumerate(ruled) if i not in replaced] + added
-    return out
+    return [r for i, r in enumerate(ruled) if i not in replaced] + added
 
 
 def _foreign_common_words() -> frozenset[str]:
