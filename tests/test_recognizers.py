@@ -1017,3 +1017,14 @@ def test_more_languages_roles_labels_and_nicknames_are_found(pipeline, text, exp
 )
 def test_eponyms_scores_and_codes_in_those_registers_stay_unlabelled(pipeline, text, phrase):
     assert not any(phrase in t or t in phrase for t in found(pipeline, text) if t.strip()), found(pipeline, text)
+
+
+def test_presidio_analyzers_we_build_never_fetch_the_public_suffix_list(presidio):
+    import tldextract.tldextract as tld
+
+    from deid_core.recognizers.presidio_adapter import presidio_analyzer
+
+    analyzer = presidio_analyzer(predefined=True)
+    assert tld.TLD_EXTRACTOR.suffix_list_urls == ()
+    found = analyzer.analyze("write to j.doe@mail.example.org today", language="en")
+    assert any(r.entity_type == "EMAIL_ADDRESS" for r in found)

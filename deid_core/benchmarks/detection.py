@@ -50,8 +50,9 @@ def run_detection_benchmark(n: int = 300, seed: int = 11, *, presidio: bool = Tr
     if presidio:
         from presidio_analyzer import AnalyzerEngine
 
-        from deid_core.recognizers.presidio_adapter import installed_spacy_model, small_spacy_engine
+        from deid_core.recognizers.presidio_adapter import installed_spacy_model, small_spacy_engine, use_offline_suffix_list
 
+        use_offline_suffix_list()
         engine = AnalyzerEngine(nlp_engine=small_spacy_engine(), supported_languages=["en"])
         rows.append(
             _timed(

@@ -228,6 +228,18 @@ def to_presidio(
     )
 
 
+def use_offline_suffix_list() -> None:
+    """Presidio's e-mail recognizer calls ``tldextract``, whose default extractor
+    fetches the public suffix list from the internet on first use; point it at
+    the snapshot the package ships, so nothing is fetched at run time."""
+    try:
+        import tldextract.tldextract as tld
+    except ImportError:
+        return
+    if tld.TLD_EXTRACTOR.suffix_list_urls:
+        tld.TLD_EXTRACTOR = tld.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+
 def presidio_analyzer(
     recognizers: Sequence[Any] = (),
     *,
@@ -246,6 +258,7 @@ def presidio_analyzer(
     engine = nlp_engine or blank_nlp_engine(language)
     registry = RecognizerRegistry(supported_languages=[language])
     if predefined:
+        use_offline_suffix_list()
         registry.load_predefined_recognizers(languages=[language], nlp_engine=engine)
     for r in recognizers:
         registry.add_recognizer(r)
