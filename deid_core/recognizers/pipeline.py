@@ -11,7 +11,7 @@ Configuration (the ``[detect]`` table of the TOML file given to
     [detect]
     gazetteer_dir = "site-lists"      # extra lists; relative to the config file
     recognizers = ["date", "age", "phone", "id", "web", "address",
-                   "gazetteer", "facility", "place_cue", "names"]   # default: all
+                   "gazetteer", "facility", "place_cue", "names", "table"]   # default: all
     propagate = true                  # names found once are found everywhere
     join_score = 0.99                 # how sure a model must be to add a span no rule found
 """
@@ -38,6 +38,7 @@ RECOGNIZER_NAMES: tuple[str, ...] = (
     "facility",
     "place_cue",
     "names",
+    "table",
 )
 
 
@@ -179,6 +180,7 @@ def build_default_pipeline(config: DetectConfig | None = None) -> RulesPipeline:
     """Every rule recognizer, sharing one gazetteer; nothing is downloaded."""
     from deid_core.recognizers.context import FacilityRecognizer, NameRecognizer, PlaceCueRecognizer
     from deid_core.recognizers.gazetteer import GazetteerRecognizer, build_resources, default_resources
+    from deid_core.recognizers.tables import TableIdRecognizer
     from deid_core.recognizers.patterns import (
         DateRecognizer,
         LocationPatternRecognizer,
@@ -204,6 +206,7 @@ def build_default_pipeline(config: DetectConfig | None = None) -> RulesPipeline:
         "facility": lambda: FacilityRecognizer(resources),
         "place_cue": lambda: PlaceCueRecognizer(resources),
         "names": lambda: NameRecognizer(resources),
+        "table": TableIdRecognizer,
     }
     recognizers = [factories[n]() for n in config.recognizers]
     return RulesPipeline(recognizers, propagate=config.propagate, propagator=Propagator(resources.lexicon))

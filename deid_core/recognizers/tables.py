@@ -1,0 +1,206 @@
+"""Table columns whose header names a role: staff, a patient, an identifier.
+
+Rosters, logs, invoices and exports put names and numbers in cells with no
+cue beside them; the cue is the column's header ("Given by", "Vaccinator",
+"Patient / MRN", "Emp ID").  :func:`table_cells` finds pipe- or tab-separated
+tables (and comma-separated ones whose header and rows agree on the number
+of fields), reads the role of each column from its header, and returns the
+cells under a role header: the name recognizer types the names it finds in
+them (or the name-shaped cells it missed) by their column, and
+:class:`TableIdRecognizer` reports the identifiers.
+
+A header cell may name two roles joined by a slash ("Patient / MRN"); its
+cells are then split at " / " the same way.  Nothing is guessed from a
+column without a role header.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from deid_core.recognizers.base import NoteContext, RuleRecognizer
+from deid_core.recognizers.lexicon import CREDENTIALS
+from deid_core.spans import Category, Span
+
+_STAFF = re.compile(
+    r"\b(?:staff|provider|clinician|nurse|rn|lpn|md|np|physician|doctor|by|vaccinator|interpreter|translator|therapist"
+    r"|tech|technician|technologist|author|signed|signature|attending|resident|pharmacist|caseworker|reviewer|verifier"
+    r"|witness|entered|administered|given|performed|collected|ordering|prescriber|counsell?or|coordinator|initials)\b",
+    re.I,
+)
+_PERSON = re.compile(
+    r"\b(?:patient|pt|name|client|member|resident|donor|recipient|participant|subject|guardian|parent|contact|caller"
+    r"|student|employee|child|mother|father|insured)\b",
+    re.I,
+)
+_IDENT = re.compile(r"\b(?:mrn|id|identifier|number|no|acct|account|policy|claim|specimen|accession|record)\b|#", re.I)
+# numbers that are not identifiers (phones, lots, rooms, doses) and columns of times and amounts
+_NO_ROLE = re.compile(
+    r"\b(?:phone|tel|telephone|fax|pager|cell|mobile|ext|lot|room|rm|bed|dose|vial|step|qty|quantity|time|date|rate"
+    r"|amount|total|cost|fee|price|count|score|page)\b|#[ \t]*of\b",
+    re.I,
+)
+_SEPARATOR_ROW = re.compile(r"^[\s|:+-]*$")
+_TRAILING_CREDENTIAL = re.compile(
+    r"(?:,?[ \t]+(?:" + "|".join(sorted((re.escape(c) for c in CREDENTIALS), key=len, reverse=True)) + r"))+[ \t]*$"
+)
+# a name in a cell: capitalised words, initials, particles, "Last, First"
+_NAME_CELL = re.compile(
+    r"^(?:[A-Z][\w'’-]*\.?|[A-Z]\.|(?:de|la|del|van|von|der|da|di|al|el|bin|ap|le|du))"
+    r"(?:(?:[ \t]+|,[ \t]*)(?:[A-Z][\w'’-]*\.?|[A-Z]\.|(?:de|la|del|van|von|der|da|di|al|el|bin|ap|le|du))){0,4}$"
+)
+# a header cell is a short label ("Given by", "Vial 1 (mL/arm)", "Patient / MRN", "Lot #"), not data or prose
+_LABEL_CELL = re.compile(r"^(?=.{1,32}$)(?=[^A-Za-z]*[A-Za-z])[\w#()/&.' -]+$")
+_INITIALS = re.compile(r"^[A-Z]{2,3}$")
+_ID_CELL = re.compile(r"^(?=[\w/.-]*\d{3})[A-Za-z0-9][\w/.-]{2,30}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """The trimmed content ``[start, end)`` of one cell under a header of ``role``."""
+
+    start: int
+    end: int
+    role: Category
+
+
+def _roles(header: str) -> list[Category | None]:
+    """One role per slash-separated part of a header cell ("Patient / MRN")."""
+    out: list[Category | None] = []
+    for part in header.split("/"):
+        if _NO_ROLE.search(part):
+            out.append(None)
+        elif _IDENT.search(part):
+            out.append(Category.ID)
+        elif _STAFF.search(part):
+            out.append(Category.DOCTOR)
+        elif _PERSON.search(part):
+            out.append(Category.PATIENT)
+        else:
+            out.append(None)
+    return out
+
+
+def _split(line: str, offset: int, sep: str) -> list[tuple[int, int]]:
+    """Field boundaries of one row, outer pipes dropped, each trimmed."""
+    bounds, pos = [], 0
+    for field in line.split(sep):
+        start, end = pos, pos + len(field)
+        pos = end + len(sep)
+        lead = len(field) - len(field.lstrip())
+        trail = len(field.rstrip())
+        bounds.append((offset + start + lead, offset + start + max(lead, trail)))
+    if sep == "|":
+        if bounds and bounds[0][0] == bounds[0][1]:
+            bounds = bounds[1:]
+        if bounds and bounds[-1][0] == bounds[-1][1]:
+            bounds = bounds[:-1]
+    return bounds
+
+
+def _separator(line: str) -> str | None:
+    if line.count("|") >= 2:
+        return "|"
+    if line.count("\t") >= 2:
+        return "\t"
+    if line.count(",") >= 2:
+        return ","
+    return None
+
+
+@lru_cache(maxsize=64)
+def table_cells(text: str) -> tuple[Cell, ...]:
+    """Cells under role headers, for every table in ``text``."""
+    lines, pos = [], 0
+    for line in text.split("\n"):
+        lines.append((pos, line))
+        pos += len(line) + 1
+    out: list[Cell] = []
+    i = 0
+    while i < len(lines):
+        offset, line = lines[i]
+        sep = _separator(line)
+        if sep is None:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and _separator(lines[j][1]) == sep:
+            j += 1
+        header = _split(line, offset, sep)
+        roles = [_roles(text[a:b]) for a, b in header]
+        # a header is the first row of its block, has three columns or more (two are a
+        # key-value list, whose keys are no header), one of them a role, and only labels
+        if len(header) < 3 or not any(r for parts in roles for r in parts) or not all(
+            _LABEL_CELL.match(text[a:b]) for a, b in header
+        ):
+            i = j
+            continue
+        j = i + 1
+        while j < len(lines) and _separator(lines[j][1]) == sep:
+            row_offset, row = lines[j]
+            j += 1
+            if _SEPARATOR_ROW.match(row):
+                continue
+            fields = _split(row, row_offset, sep)
+            if len(fields) != len(header) and not (sep == "|" and abs(len(fields) - len(header)) <= 1):
+                if sep == ",":
+                    break  # a comma list that does not keep the header's shape is prose
+                continue
+            for (a, b), parts in zip(fields, roles):
+                out.extend(_cells(text, a, b, parts))
+        i = j
+    return tuple(out)
+
+
+def _cells(text: str, a: int, b: int, parts: list[Category | None]) -> Iterable[Cell]:
+    pieces = [(a, b)]
+    if len(parts) > 1:
+        value = text[a:b]
+        chunks = value.split(" / ")
+        if len(chunks) != len(parts):
+            return []
+        pieces, pos = [], a
+        for chunk in chunks:
+            pieces.append((pos, pos + len(chunk)))
+            pos += len(chunk) + 3
+    out = []
+    for (s, e), role in zip(pieces, parts):
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if role is not None and e > s:
+            out.append(Cell(s, e, role))
+    return out
+
+
+def name_in_cell(text: str, cell: Cell) -> tuple[int, int] | None:
+    """The name a staff or patient cell holds, its credentials left out, or None."""
+    value = text[cell.start : cell.end]
+    cred = _TRAILING_CREDENTIAL.search(value)
+    if cred and cred.start() > 0:
+        value = value[: cred.start()]
+    value = value.rstrip(" ,")
+    if not value:
+        return None
+    if _NAME_CELL.match(value) or (cell.role is Category.DOCTOR and _INITIALS.match(value)):
+        return cell.start, cell.start + len(value)
+    return None
+
+
+class TableIdRecognizer(RuleRecognizer):
+    """Identifiers in the cells of a column headed as one ("MRN", "Emp ID", "Patient / MRN")."""
+
+    name = "table"
+    version = "1"
+    categories = frozenset({Category.ID})
+
+    def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
+        return [
+            Span(c.start, c.end, Category.ID, 0.85, "table/id_column")
+            for c in table_cells(text)
+            if c.role is Category.ID and _ID_CELL.match(text[c.start : c.end])
+        ]
