@@ -1028,3 +1028,40 @@ def test_presidio_analyzers_we_build_never_fetch_the_public_suffix_list(presidio
     assert tld.TLD_EXTRACTOR.suffix_list_urls == ()
     found = analyzer.analyze("write to j.doe@mail.example.org today", language="en")
     assert any(r.entity_type == "EMAIL_ADDRESS" for r in found)
+
+
+# ------------------------------ role headers of other registers, titles and places in name lists
+@pytest.mark.parametrize(
+    "text,expected,category",
+    [
+        ('Veteran: Jerome "Boots" Tillinghast   SSN last 4: 1234', 'Jerome "Boots" Tillinghast', Category.PATIENT),
+        ("Inmate: DUQUESNE, MARCUS T.   DOC #: A-448812", "DUQUESNE, MARCUS T.", Category.PATIENT),
+        ("Decedent: Horatio Balthazar Quimby III   Age: 92", "Horatio Balthazar Quimby III", Category.PATIENT),
+        ("Claimant: Rasmussen, Leif   DOI 06/02/24", "Rasmussen, Leif", Category.PATIENT),
+        ("Pt lives en Hialeah con su hermana Lupita.", "Lupita", Category.PATIENT),
+        ("Acompañada por su hijo Emiliano. Médico: Dra. Xóchitl Ramírez Luna.", "Emiliano", Category.PATIENT),
+        ("Acompañada por su hijo Emiliano. Médico: Dra. Xóchitl Ramírez Luna.", "Xóchitl Ramírez Luna", Category.DOCTOR),
+        ("Sra. Guadalupe Cárdenas vino a consulta", "Guadalupe Cárdenas", Category.PATIENT),
+        ("PTSD, tinnitus. Lives alone in Fort Mohave. Son visits.", "Fort Mohave", Category.LOCATION),
+        ("she is from Mount Vernon originally", "Mount Vernon", Category.LOCATION),
+        ("a fish trader from Kisumu, seen for cough", "Kisumu", Category.LOCATION),
+        ("planning a semester in Krakow next year", "Krakow", Category.LOCATION),
+        ("Supplier: Wyoming Valley Medical Equipment, 570-555-0190", "Wyoming Valley Medical Equipment", Category.HOSPITAL),
+        ("OPO: Great Plains Donor Network", "Great Plains Donor Network", Category.HOSPITAL),
+        ("12/19/2022 ED at Capitol City Children's ER for croup", "Capitol City Children's ER", Category.HOSPITAL),
+    ],
+)
+def test_role_headers_foreign_titles_and_places_in_name_lists_are_found(pipeline, text, expected, category):
+    assert any(t == expected and c is category for t, c in labelled(pipeline, text).items()), labelled(pipeline, text)
+
+
+@pytest.mark.parametrize(
+    "text,phrase",
+    [
+        ("New AF on telemetry overnight", "New AF"),
+        ("NO SMOKING SIGNS POSTED - 10 FT RULE REVIEWED", "FT RULE"),
+        ("Go to the ER if worse", "ER"),
+    ],
+)
+def test_capitalised_clinical_runs_are_not_places(pipeline, text, phrase):
+    assert not any(phrase in t or t in phrase for t in found(pipeline, text) if t.strip()), found(pipeline, text)

@@ -55,6 +55,14 @@ _CREDENTIAL_SET = frozenset(c.replace(".", "") for c in CREDENTIALS) | frozenset
 _PATIENT_TITLE_SET = frozenset(t.lower() for t in PATIENT_TITLES)
 _RELATION_SET = frozenset(r.lower() for r in RELATIONS)
 
+#: first words of place names that lists of names also hold ("Fort Mohave", "Mount Vernon", "Santa Cruz")
+_PLACE_LEAD = frozenset("fort mount mt port lake san santa saint st north south east west new cape glen point".split())
+#: a home written after these is a place, whatever the name lists say
+_HOME_CUE_BEFORE = re.compile(
+    r"\b(?:lives|living|live|resides|residing|reside|moved|relocated|born|raised|grew[ \t]+up)(?:[ \t]+(?:alone|here|there|now))?"
+    r"[ \t]+(?:in|to|near|from)[ \t]+$",
+    re.I,
+)
 #: name rules that guess from the lists alone, with no cue for the category
 _GUESS_RULES = frozenset({"listed", "inverted"})
 #: what opens and closes a nickname written inside a name
@@ -94,7 +102,10 @@ _PATIENT_HEADER = re.compile(
     r"(?:^|(?<=[\t|])|(?<=  )|(?<=\n)|(?<=\. )|(?<=; ))[ \t]*(?:patient(?:['’]s)?(?:[ \t]+(?:full[ \t]+)?name)?|pt\.?(?:[ \t]+name)?|name|full[ \t]+name|re|subject|client"
     r"|member|insured|guarantor|legal[ \t]+name|preferred[ \t]+name|aka|a\.k\.a\.|alias|emergency[ \t]+contact|contact(?:[ \t]+person)?"
     r"|next[ \t]+of[ \t]+kin|nok|poa|hcp|health[ \t]*care[ \t]+proxy|guardian|caregiver|mother(?:['’]s[ \t]+name)?"
-    r"|father(?:['’]s[ \t]+name)?|spouse|responsible[ \t]+party|resident[ \t]+name|patient[ \t]+id[ \t]+name)"
+    r"|father(?:['’]s[ \t]+name)?|spouse|responsible[ \t]+party|resident[ \t]+name|patient[ \t]+id[ \t]+name"
+    # what other registers call the person the note is about
+    r"|veteran|inmate|offender|decedent|deceased|claimant|examinee|employee|student|donor|recipient|applicant|passenger"
+    r"|travell?er|athlete|infant|newborn|consumer|service[ \t]+member|beneficiary|enrollee|participant|nombre|paciente)"
     r"[ \t]*(?:\([^()\n]{1,30}\)[ \t]*)?[:#][ \t]*",
     _I | re.MULTILINE,
 )
@@ -244,7 +255,7 @@ class NameRecognizer(RuleRecognizer):
 
     name = "names"
     version = "1"
-    categories = frozenset({Category.PATIENT, Category.DOCTOR})
+    categories = frozenset({Category.PATIENT, Category.DOCTOR, Category.LOCATION})
 
     def __init__(self, resources: GazetteerResources | None = None) -> None:
         self.resources = resources or default_resources()
@@ -380,6 +391,19 @@ class NameRecognizer(RuleRecognizer):
         if not core:
             return None
         return i, last
+
+    def _place_like(self, text: str, tokens: Sequence[Token], i: int, j: int) -> bool:
+        """A run of capitalised words that is a place: after "lives in", or led by "Fort", "Mount", "Santa"."""
+        if _HOME_CUE_BEFORE.search(text[max(0, tokens[i].start - 40) : tokens[i].start]):
+            return True
+        rest = tokens[i + 1 : j + 1]
+        return (
+            bool(rest)
+            and tokens[i].lower in _PLACE_LEAD
+            and not tokens[i].line_caps
+            and all(t.shape == "title" for t in rest)
+            and any(not self.lexicon.is_common_word(t.text) for t in rest)
+        )
 
     def _nickname_at(self, text: str, tokens: Sequence[Token], j: int) -> bool:
         """A capitalised word in quotes or brackets inside a name, with a name word after it."""
@@ -685,6 +709,11 @@ class NameRecognizer(RuleRecognizer):
                 out.append(rel)
                 i = j + 1
                 continue
+            if self._place_like(text, tokens, i, j):
+                # "Fort Mohave", "lives in Mount Vernon": the run is masked as the place it most likely is
+                out.append(NameCandidate(tokens[i].start, tokens[j].end, Category.LOCATION, 0.6, "place_like"))
+                i = j + 1
+                continue
             seg: list[int] = []
             for k in range(i, j + 1):
                 mark = self._mark(tokens[k], listed)
@@ -847,7 +876,9 @@ _FAC_TYPE = (
     r"|Nursing[ \t]+(?:Home|Facility|Cent(?:er|re)|and[ \t]+Rehab(?:ilitation)?(?:[ \t]+Cent(?:er|re))?)"
     r"|Skilled[ \t]+Nursing(?:[ \t]+(?:Facility|Cent(?:er|re)|Home))?|Rehab(?:ilitation)?[ \t]+(?:Cent(?:er|re)|Hospital|Institute|Facility)"
     r"|Surgery[ \t]+Cent(?:er|re)|Surgical[ \t]+(?:Cent(?:er|re)|Hospital|Associates)|Cancer[ \t]+(?:Cent(?:er|re)|Institute)"
-    r"|Heart[ \t]+(?:Institute|Cent(?:er|re))|Children['’]?s[ \t]+(?:Hospital|Medical[ \t]+Cent(?:er|re))"
+    r"|Heart[ \t]+(?:Institute|Cent(?:er|re))|Children['’]?s[ \t]+(?:Hospital|Medical[ \t]+Cent(?:er|re)|ER|ED)"
+    r"|Medical[ \t]+(?:Equipment|Supply|Supplies)|Donor[ \t]+Network|Physio(?:therapy)?|Physical[ \t]+Therapy"
+    r"|Wound[ \t]+(?:Care|Solutions|Cent(?:er|re))|Respiratory[ \t]+(?:Care|Services|Therapy)"
     r"|Medical[ \t]+(?:Group|Associates|Clinic|Partners|Plaza|Pavilion|Offices?|Institute)|Physicians[ \t]+Group"
     r"|Family[ \t]+(?:Practice|Medicine|Health[ \t]+Cent(?:er|re))|Urgent[ \t]+Care|Care[ \t]+Cent(?:er|re)|Institute"
     r"|Sanatorium|Sanitarium|Dialysis[ \t]+(?:Cent(?:er|re)|Unit)|Assisted[ \t]+Living(?:[ \t]+(?:Facility|Cent(?:er|re)|Community))?"

@@ -89,8 +89,10 @@ CREDENTIALS: tuple[str, ...] = (
     "PNP", "WHNP", "PMHNP", "PMHNP-BC", "AGNP", "AGPCNP", "EdD", "MSc", "LCSW-C", "CFRN", "CPC", "PA-S", "MRCPI", "FRCPI", "MRCS", "FRCA", "FRCR", "BCPS", "CNN",
 )  # fmt: skip
 
-DOCTOR_TITLES: tuple[str, ...] = ("Dr", "Drs", "Doctor", "Prof", "Professor")
-PATIENT_TITLES: tuple[str, ...] = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Mister", "Mstr", "Master")
+DOCTOR_TITLES: tuple[str, ...] = ("Dr", "Drs", "Doctor", "Prof", "Professor", "Dra", "Doctora", "Dott")
+PATIENT_TITLES: tuple[str, ...] = (
+    "Mr", "Mrs", "Ms", "Miss", "Mx", "Mister", "Mstr", "Master", "Sr", "Sra", "Srta", "Mme", "Mlle", "Herr", "Frau", "Signora",
+)  # fmt: skip
 
 RELATIONS: tuple[str, ...] = (
     "daughter-in-law", "son-in-law", "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law",
@@ -101,6 +103,10 @@ RELATIONS: tuple[str, ...] = (
     "cousin", "guardian", "caregiver", "friend", "neighbor", "neighbour", "roommate", "twin",
     "sibling", "child", "baby", "infant", "widow", "widower", "ex-wife", "ex-husband", "godmother",
     "godfather", "parent", "companion", "proxy", "POA", "HCP", "NOK",
+    # Spanish, Portuguese, Italian and French, as they appear in mixed-language notes
+    "hijo", "hija", "hermano", "hermana", "esposo", "esposa", "madre", "padre", "mamá", "papá", "abuela", "abuelo",
+    "tía", "tío", "nieto", "nieta", "filho", "filha", "irmão", "irmã", "marido", "mãe", "pai", "figlio", "figlia",
+    "moglie", "fratello", "sorella", "fils", "fille", "femme", "mari", "frère", "sœur",
 )  # fmt: skip
 
 MONTHS: tuple[str, ...] = (
