@@ -105,6 +105,22 @@ def resolve(spans: Iterable[Span], *, precedence: Sequence[Category] = PRECEDENC
 _DEFAULT_GAP = re.compile(r"[ \t]*(?:,|\n)?[ \t]*\Z")
 
 
+_LIST_GOES_ON = re.compile(r"[ \t]*(?:,|and\b|or\b|&)")
+
+
+def _place_and_region(text: str, prev: Span, span: Span, between: str) -> bool:
+    """``Dunga, Kisumu``, ``Krakow, Poland``: a place and the larger one it lies in, on one line.
+
+    Only a pair: places with another after them ("Boston, Chicago, Denver") are a list.
+    """
+    return (
+        between.strip(" \t") == ","
+        and not any(ch in text[prev.start : prev.end] for ch in ",\n")
+        and not _LIST_GOES_ON.match(text, span.end)
+        and text[max(0, prev.start - 2) : prev.start].strip(" \t") != ","
+    )
+
+
 def merge_adjacent(
     spans: Iterable[Span],
     text: str,
@@ -117,9 +133,11 @@ def merge_adjacent(
     """Join same-category spans separated only by a short gap (``12 Elm St``, ``Salem, MA 01970``).
 
     The annotation convention makes a whole address one LOCATION span, and
-    recognizers often find its pieces separately.  A join happens only where
-    the joined text matches ``require`` (by default: has a digit, so a street
-    number or a ZIP makes it an address; ``Salem, Oregon`` stays two places).
+    recognizers often find its pieces separately.  A join happens where the
+    joined text matches ``require`` (by default: has a digit, so a street
+    number or a ZIP makes it an address), and for a place and its region
+    written with a comma on one line (``Salem, Oregon``), which the
+    conventions also make one span.
     ``spans`` must not overlap (run :func:`resolve` first); the result is sorted.
     """
     out: list[Span] = []
@@ -132,7 +150,11 @@ def merge_adjacent(
                 and span.category in categories
                 and 0 <= len(between) <= max_gap
                 and gap.match(between)
-                and (require is None or require.search(text[prev.start : max(prev.end, span.end)]))
+                and (
+                    require is None
+                    or require.search(text[prev.start : max(prev.end, span.end)])
+                    or _place_and_region(text, prev, span, between)
+                )
             ):
                 out[-1] = Span(
                     prev.start,

@@ -1061,6 +1061,8 @@ def test_role_headers_foreign_titles_and_places_in_name_lists_are_found(pipeline
         ("New AF on telemetry overnight", "New AF"),
         ("NO SMOKING SIGNS POSTED - 10 FT RULE REVIEWED", "FT RULE"),
         ("Go to the ER if worse", "ER"),
+        ("EMPLOYEE HEALTH - SEASONAL INFLUENZA CLINIC ROSTER", "SEASONAL INFLUENZA CLINIC"),
+        ("SIMULATION NOTE - RADIATION ONCOLOGY", "RADIATION ONCOLOGY"),
     ],
 )
 def test_capitalised_clinical_runs_are_not_places(pipeline, text, phrase):

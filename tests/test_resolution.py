@@ -115,9 +115,18 @@ def test_address_pieces_separated_by_a_comma_are_merged():
     assert merge_adjacent(pieces, text) == [Span(0, 26, L, 0.9, "street+city+zip")]
 
 
-def test_city_and_state_without_number_stay_two_places():
+def test_a_place_and_its_region_are_one_place_as_the_conventions_say():
     text = "lives in Salem, Oregon"
-    pieces = [Span(9, 14, L), Span(16, 22, L)]
+    pieces = [Span(9, 14, L, 0.7, "city"), Span(16, 22, L, 0.8, "state")]
+    assert merge_adjacent(pieces, text) == [Span(9, 22, L, 0.8, "city+state")]
+
+
+def test_a_list_of_places_stays_a_list():
+    text = "trips to Boston, Chicago, Denver"
+    pieces = [Span(9, 15, L), Span(17, 24, L), Span(26, 32, L)]
+    assert merge_adjacent(pieces, text) == pieces
+    text = "trips to Boston, Chicago and Denver"
+    pieces = [Span(9, 15, L), Span(17, 24, L), Span(29, 35, L)]
     assert merge_adjacent(pieces, text) == pieces
 
 

@@ -971,7 +971,9 @@ _GENERIC_FACILITY_WORDS = frozenset(
     wellness drug drugs alliance agency eye hearing medical protective social adult child support financial interpreter
     guest level employee student sexual oral men's mens population cath echo gait trauma simulation poison control
     day same-day consult consultation medical-surgical step-down acute elementary high school schools academy program
-    programs university""".split()
+    programs university radiation seasonal influenza flu vaccine vaccination immunization immunisation foster camp
+    travel refugee immigrant veteran palliative supportive hospice infectious transfusion blood donor genetic genetics
+    neonatal newborn maternal adolescent youth""".split()
 )
 
 
