@@ -33,7 +33,15 @@ from deid_core.recognizers.gazetteer import (
     default_resources,
     followed_by_eponym_trigger,
 )
-from deid_core.recognizers.lexicon import CREDENTIALS, DOCTOR_TITLES, PATIENT_TITLES, RELATIONS, Lexicon, us_cities
+from deid_core.recognizers.lexicon import (
+    CREDENTIALS,
+    DOCTOR_TITLES,
+    NAME_PARTICLES,
+    PATIENT_TITLES,
+    RELATIONS,
+    Lexicon,
+    us_cities,
+)
 from deid_core.recognizers.tables import Cell, name_in_cell, table_cells
 from deid_core.spans import Category, Span
 
@@ -41,7 +49,6 @@ _I = re.IGNORECASE
 
 _WORD = re.compile(r"(?<![\d])[^\W\d_](?:[^\W\d_]|['’](?=[^\W\d_])|-(?=[^\W\d_]))*")
 _POSSESSIVE = re.compile(r"['’]s$", _I)
-NAME_PARTICLES = frozenset({"de", "la", "del", "della", "der", "den", "van", "von", "da", "di", "du", "le", "bin", "ibn", "al", "el", "dos", "das", "st", "y", "an", "ní", "nic", "ó", "ua", "ter", "ten", "zu", "dei", "lo", "ap", "verch", "bint"})
 #: words that end a name even after a title ("Dr. and Mrs. ...", "Dr. Office")
 _FUNCTION_WORDS = frozenset(
     """a an the and or of to in on at is was be for with by from as he she it his her they them their we our you your

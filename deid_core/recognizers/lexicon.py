@@ -94,6 +94,9 @@ PATIENT_TITLES: tuple[str, ...] = (
     "Mr", "Mrs", "Ms", "Miss", "Mx", "Mister", "Mstr", "Master", "Sr", "Sra", "Srta", "Mme", "Mlle", "Herr", "Frau", "Signora",
 )  # fmt: skip
 
+#: lowercase words inside a name that are not names themselves ("de la Garza", "van der Berg", "ap Gwilym")
+NAME_PARTICLES = frozenset({"de", "la", "del", "della", "der", "den", "van", "von", "da", "di", "du", "le", "bin", "ibn", "al", "el", "dos", "das", "st", "y", "an", "ní", "nic", "ó", "ua", "ter", "ten", "zu", "dei", "lo", "ap", "verch", "bint"})
+
 RELATIONS: tuple[str, ...] = (
     "daughter-in-law", "son-in-law", "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law",
     "granddaughter", "grandson", "grandmother", "grandfather", "grandchild", "grandma", "grandpa",

@@ -37,8 +37,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Sequence
 
-from deid_core.recognizers.context import NAME_PARTICLES
-from deid_core.recognizers.lexicon import Lexicon, default_lexicon
+from deid_core.recognizers.lexicon import NAME_PARTICLES, Lexicon, default_lexicon
 from deid_core.recognizers.pipeline import DetectConfig
 from deid_core.spans import Category, Span
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
-from deid_core.recognizers.lexicon import CREDENTIALS
+from deid_core.recognizers.lexicon import CREDENTIALS, NAME_PARTICLES
 from deid_core.spans import Category, Span
 
 _STAFF = re.compile(
@@ -48,10 +48,8 @@ _TRAILING_CREDENTIAL = re.compile(
     r"(?:,?[ \t]+(?:" + "|".join(sorted((re.escape(c) for c in CREDENTIALS), key=len, reverse=True)) + r"))+[ \t]*$"
 )
 # a name in a cell: capitalised words, initials, particles, "Last, First"
-_NAME_CELL = re.compile(
-    r"^(?:[A-Z][\w'’-]*\.?|[A-Z]\.|(?:de|la|del|van|von|der|da|di|al|el|bin|ap|le|du))"
-    r"(?:(?:[ \t]+|,[ \t]*)(?:[A-Z][\w'’-]*\.?|[A-Z]\.|(?:de|la|del|van|von|der|da|di|al|el|bin|ap|le|du))){0,4}$"
-)
+_NAME_WORD = r"(?:[A-Z][\w'’-]*\.?|[A-Z]\.|" + "|".join(sorted(map(re.escape, NAME_PARTICLES), key=len, reverse=True)) + ")"
+_NAME_CELL = re.compile(rf"^{_NAME_WORD}(?:(?:[ \t]+|,[ \t]*){_NAME_WORD}){{0,4}}$")
 # a header cell is a short label ("Given by", "Vial 1 (mL/arm)", "Patient / MRN", "Lot #"), not data or prose
 _LABEL_CELL = re.compile(r"^(?=.{1,32}$)(?=[^A-Za-z]*[A-Za-z])[\w#()/&.' -]+$")
 _INITIALS = re.compile(r"^[A-Z]{2,3}$")
