@@ -92,7 +92,7 @@ _DOCTOR_ROLES = (
     r"|slp|crew|attn|assessor|examiner|specialist|technician|advocate|liaison|supervisor|phlebotomist|hygienist|cnm"
     r"|(?:off|on)[- ]?going|oncoming|relieving|receiving(?:[ \t]+(?:nurse|rn|md|physician))?|lab[ \t]+tech|mls|mlt|np-c|fnp|aprn|crnp"
     r"|adjuster|case[ \t]+mgr|psychometrist|scheduler|receptionist|unit[ \t]+clerk|ward[ \t]+clerk|house[ \t]+supervisor"
-    r"|case[ \t]*worker|secretary|pi(?:[ \t]+signature)?|principal[ \t]+investigator|vaccinator|caseworker"
+    r"|case[ \t]*worker|secretary|pi(?:[ \t]+signature)?|principal[ \t]+investigator|vaccinator"
 )
 _BY_PHRASES = (
     r"(?:electronically[ \t]+)?(?:e-?)?signed|dictated|transcribed|reviewed|seen|examined|read|interpreted|reported|verified"
@@ -862,15 +862,20 @@ class NameRecognizer(RuleRecognizer):
         return out
 
     def _could_be_name(self, value: str) -> bool:
-        lex = self.lexicon
-        words = [w for w in re.split(r"[\s,]+", value) if w]
+        """Staff initials ("KT"), or words that are each a listed name, an initial, a particle or
+        no ordinary word, at least one of them no ordinary word ("Pending", "Nursing" are not names)."""
+        words = [w.strip(".") for w in re.split(r"[\s,]+", value) if w.strip(".")]
         if len(words) == 1 and words[0].isupper() and 2 <= len(words[0]) <= 3:
-            return True  # staff initials: "KT"
-        return bool(words) and all(
-            lex.is_name(w.strip(".")) or len(w.strip(".")) == 1 or w.lower() in NAME_PARTICLES
-            or not (lex.is_common_word(w.strip(".")) or lex.is_stop(w.strip(".")))
-            for w in words
-        ) and any(not lex.is_common_word(w.strip(".")) for w in words if len(w.strip(".")) > 1)
+            return True
+        lex = self.lexicon
+        return (
+            bool(words)
+            and all(
+                lex.is_name(w) or len(w) == 1 or w.lower() in NAME_PARTICLES or not (lex.is_common_word(w) or lex.is_stop(w))
+                for w in words
+            )
+            and any(not lex.is_common_word(w) for w in words if len(w) > 1)
+        )
 
     def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
         return [Span(c.start, c.end, c.category, c.score, f"names/{c.rule}") for c in self.candidates(text)]
