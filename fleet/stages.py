@@ -231,11 +231,17 @@ def _resolve(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig
     ids = [n.id for n in notes]
     by_kind = {k: spans_by_note(s, ids, [k], batch.pipeline_version) for k in config.recognizers}
     models = [k for k in config.recognizers if k != "rules"]
+    check = None
+    if "rules" in by_kind and models:  # model spans join the rules' as `deid detect` joins them
+        try:
+            check = _plausibility(_join_score(config))
+        except Exception as exc:  # a configuration that cannot be read fails every note, with why
+            return {n.id: exc for n in notes}, "deid_core.resolution", ""
     results: dict[int, _Ok | BaseException] = {}
     for n in notes:
         try:
-            if "rules" in by_kind and models:  # model spans join the rules' as `deid detect` joins them
-                united = unite_with_rules(n.text, by_kind["rules"][n.id], [by_kind[k][n.id] for k in models], _plausibility(_join_score(config)))
+            if check is not None:
+                united = unite_with_rules(n.text, by_kind["rules"][n.id], [by_kind[k][n.id] for k in models], check)
             else:
                 united = [sp for k in config.recognizers for sp in by_kind[k][n.id]]
             merged = merge_adjacent(resolve(united), n.text)

@@ -40,6 +40,7 @@ from deid_core.recognizers.lexicon import (
     PATIENT_TITLES,
     RELATIONS,
     Lexicon,
+    alternation,
     us_cities,
 )
 from deid_core.recognizers.tables import Cell, name_in_cell, table_cells
@@ -71,7 +72,7 @@ _HOME_CUE_BEFORE = re.compile(
     re.I,
 )
 #: name rules that guess from the lists alone, with no cue for the category
-_GUESS_RULES = frozenset({"listed", "inverted"})
+GUESS_RULES = frozenset({"listed", "inverted"})
 #: what opens and closes a nickname written inside a name
 _NICK_OPEN = frozenset({' "', " (", " “", " '", " ‘"})
 _NICK_CLOSE = frozenset({'" ', ") ", "” ", "' ", "’ "})
@@ -177,7 +178,7 @@ _DRUG_SUFFIX = re.compile(
 )
 _CREDENTIAL_RE = re.compile(
     r"(?P<sep>[ \t]*,?[ \t]*)(?P<cred>"
-    + "|".join(sorted((re.escape(c) for c in CREDENTIALS), key=len, reverse=True))
+    + alternation(CREDENTIALS)
     + r")(?![\w])"
 )
 
@@ -846,7 +847,7 @@ class NameRecognizer(RuleRecognizer):
         claimed: set[int] = set()
         for cand in found:
             cell = next((c for c in cells if c.start <= cand.start and cand.end <= c.end), None)
-            if cell is None or cand.rule not in _GUESS_RULES:
+            if cell is None or cand.rule not in GUESS_RULES:
                 out.append(cand)
                 if cell is not None:
                     claimed.add(cell.start)
@@ -856,7 +857,7 @@ class NameRecognizer(RuleRecognizer):
             name = name_in_cell(text, cell)
             if name is None or not self._could_be_name(text[name[0] : name[1]]):
                 # keep what the lists found in a cell that holds more than a name
-                out.extend(c for c in found if c.rule in _GUESS_RULES and cell.start <= c.start and c.end <= cell.end)
+                out.extend(c for c in found if c.rule in GUESS_RULES and cell.start <= c.start and c.end <= cell.end)
                 continue
             out.append(NameCandidate(name[0], name[1], cell.role, 0.8, "table_column"))
         return out

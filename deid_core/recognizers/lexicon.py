@@ -94,6 +94,11 @@ PATIENT_TITLES: tuple[str, ...] = (
     "Mr", "Mrs", "Ms", "Miss", "Mx", "Mister", "Mstr", "Master", "Sr", "Sra", "Srta", "Mme", "Mlle", "Herr", "Frau", "Signora",
 )  # fmt: skip
 
+def alternation(words: Iterable[str]) -> str:
+    """A regex alternation of ``words``, longest first, so "PA-C" is tried before "PA"."""
+    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+
+
 #: lowercase words inside a name that are not names themselves ("de la Garza", "van der Berg", "ap Gwilym")
 NAME_PARTICLES = frozenset({"de", "la", "del", "della", "der", "den", "van", "von", "da", "di", "du", "le", "bin", "ibn", "al", "el", "dos", "das", "st", "y", "an", "ní", "nic", "ó", "ua", "ter", "ten", "zu", "dei", "lo", "ap", "verch", "bint"})
 

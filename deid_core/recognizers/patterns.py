@@ -27,6 +27,7 @@ from deid_core.recognizers.lexicon import (
     STATE_ABBRS,
     STATES,
     Lexicon,
+    alternation,
     countries,
     default_lexicon,
     us_cities,
@@ -1025,7 +1026,7 @@ _STREET_SUFFIX = (
 )
 _DIR = r"(?:N|S|E|W|NE|NW|SE|SW|N\.E\.|N\.W\.|S\.E\.|S\.W\.|North|South|East|West|Northeast|Northwest|Southeast|Southwest)\.?"
 _WORD = r"(?:[^\W\d_][\w'’.-]*|\d{1,4}(?:st|nd|rd|th))"
-_STATE_NAMES = "|".join(sorted((re.escape(n) for n in STATES), key=len, reverse=True))
+_STATE_NAMES = alternation(STATES)
 _STATE_ABBR = "|".join(sorted(STATE_ABBRS))
 _ZIP = r"\d{5}(?:-\d{4})?(?!\d)"
 _UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ"

@@ -37,6 +37,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Sequence
 
+from deid_core.recognizers.context import GUESS_RULES
 from deid_core.recognizers.lexicon import NAME_PARTICLES, Lexicon, default_lexicon
 from deid_core.recognizers.pipeline import DetectConfig
 from deid_core.spans import Category, Span
@@ -96,7 +97,7 @@ CONFIDENT = 0.95
 #: A model span at least this sure may replace rule spans that only guessed (:func:`arbitrate`).
 ARBITER = 0.9
 #: Rule sources that find a span by list membership alone, with no cue for its category.
-GUESS_SOURCES = frozenset({"names/listed", "names/inverted", "gazetteer/place"})
+GUESS_SOURCES = frozenset({f"names/{rule}" for rule in GUESS_RULES} | {"gazetteer/place"})
 #: Languages whose common words a model, trained on English, takes for names.
 FOREIGN_LANGUAGES = ("es", "it", "pt", "fr", "pl", "de", "nl")
 FOREIGN_TOP_WORDS = 5000

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
-from deid_core.recognizers.lexicon import CREDENTIALS, NAME_PARTICLES
+from deid_core.recognizers.lexicon import CREDENTIALS, NAME_PARTICLES, alternation
 from deid_core.spans import Category, Span
 
 _STAFF = re.compile(
@@ -45,10 +45,10 @@ _NO_ROLE = re.compile(
 )
 _SEPARATOR_ROW = re.compile(r"^[\s|:+-]*$")
 _TRAILING_CREDENTIAL = re.compile(
-    r"(?:,?[ \t]+(?:" + "|".join(sorted((re.escape(c) for c in CREDENTIALS), key=len, reverse=True)) + r"))+[ \t]*$"
+    r"(?:,?[ \t]+(?:" + alternation(CREDENTIALS) + r"))+[ \t]*$"
 )
 # a name in a cell: capitalised words, initials, particles, "Last, First"
-_NAME_WORD = r"(?:[A-Z][\w'’-]*\.?|[A-Z]\.|" + "|".join(sorted(map(re.escape, NAME_PARTICLES), key=len, reverse=True)) + ")"
+_NAME_WORD = r"(?:[A-Z][\w'’-]*\.?|[A-Z]\.|" + alternation(NAME_PARTICLES) + ")"
 _NAME_CELL = re.compile(rf"^{_NAME_WORD}(?:(?:[ \t]+|,[ \t]*){_NAME_WORD}){{0,4}}$")
 # a header cell is a short label ("Given by", "Vial 1 (mL/arm)", "Patient / MRN", "Lot #"), not data or prose
 _LABEL_CELL = re.compile(r"^(?=.{1,32}$)(?=[^A-Za-z]*[A-Za-z])[\w#()/&.' -]+$")
@@ -124,9 +124,10 @@ def table_cells(text: str) -> tuple[Cell, ...]:
         if sep is None:
             i += 1
             continue
-        j = i + 1
-        while j < len(lines) and _separator(lines[j][1]) == sep:
-            j += 1
+        first = i
+        i += 1
+        while i < len(lines) and _separator(lines[i][1]) == sep:
+            i += 1
         header = _split(line, offset, sep)
         roles = [_roles(text[a:b]) for a, b in header]
         # a header is the first row of its block, has three columns or more (two are a
@@ -134,22 +135,19 @@ def table_cells(text: str) -> tuple[Cell, ...]:
         if len(header) < 3 or not any(r for parts in roles for r in parts) or not all(
             _LABEL_CELL.match(text[a:b]) for a, b in header
         ):
-            i = j
             continue
-        j = i + 1
-        while j < len(lines) and _separator(lines[j][1]) == sep:
-            row_offset, row = lines[j]
-            j += 1
+        for k in range(first + 1, i):
+            row_offset, row = lines[k]
             if _SEPARATOR_ROW.match(row):
                 continue
             fields = _split(row, row_offset, sep)
             if len(fields) != len(header) and not (sep == "|" and abs(len(fields) - len(header)) <= 1):
                 if sep == ",":
-                    break  # a comma list that does not keep the header's shape is prose
+                    i = k + 1  # a comma list that does not keep the header's shape is prose
+                    break
                 continue
             for (a, b), parts in zip(fields, roles):
                 out.extend(_cells(text, a, b, parts))
-        i = j
     return tuple(out)
 
 
