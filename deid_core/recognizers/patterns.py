@@ -375,11 +375,19 @@ _MD_EVENT_BEFORE = re.compile(
     r"lmp|lnmp|edd|edc|edd/edc|onset|dob|d\.o\.b\.?|dod|dos|"
     r"ekg|ecg|eeg|emg|egd|ercp|us|ultrasound|doppler|labs?|cultures?|bcx|ucx|cvl|picc|cath|bronch|bronchoscopy|lp|biopsy|"
     r"surgery|op|or|procedure|scan|study|imaging|film|films|vaccine|shot|infusion|transfusion|dialysis|hd|cycle|dose|"
-    r"mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-    r"[ \t]*[:#~-]?[ \t]*$",
+    r"mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"clinic|home|here|mbss?|vfss|fees|aspirate|aspiration|swab|specimens?|tap|paracentesis|thoracentesis|inr|pt/inr|bmp|cmp|cbc)"
+    r"[ \t]*[:#~-]?[ \t]*$"
+    # "last drink 3/9", "next clinic 4/8": a last or next event
+    r"|\b(?:last|next|first|prior|previous|latest|most[ \t]+recent)[ \t]+"
+    r"(?!(?:steps?|items?|questions?|trials?|attempts?|sets?|levels?|stages?|phases?|cycles?|doses?|lines?|pages?|one|time|few)\b)[a-z]+[ \t]*[:#-]?[ \t]*$",
     _I,
 )
-_MD_EVENT_AFTER = re.compile(r"^[ \t]*(?:at[ \t]+\d|@[ \t]*\d|\d{1,2}:\d{2}|[01]\d{3}\b|2[0-3]\d{2}\b|(?:AM|PM|a\.m\.|p\.m\.)(?![\w]))")
+_MD_EVENT_AFTER = re.compile(
+    r"^[ \t]*(?:at[ \t]+\d|@[ \t]*\d|\d{1,2}:\d{2}|[01]\d{3}\b|2[0-3]\d{2}\b|(?:AM|PM|a\.m\.|p\.m\.)(?![\w])"
+    r"|(?:specimens?|labs?|results?|visit|appt|note|draw|culture|films?|imaging)\b)",
+    _I,
+)
 _TIME_AFTER = re.compile(
     r"(?:[ \t]|,[ \t]?)(?:(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:[ \t]?[AaPp]\.?[Mm]\.?(?![A-Za-z]))?|(?:[01]\d|2[0-3])[0-5]\d(?![\d:/.-]))"
     r"(?![\w/])"
@@ -548,7 +556,7 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         ),
         score=0.7,
         group="v",
-        accept=_age_value_ok,
+        accept=lambda text, m: _age_value_ok(text, m) and not _GAUGE_AFTER.match(text, m.end() + 1),
     ),
 )
 
@@ -642,6 +650,50 @@ _AGE_RULES = _AGE_RULES + (
         score=0.7,
         group="v",
         accept=_life_event_age_ok,
+    ),
+)
+
+
+_DATE_BEFORE = re.compile(r"(?:\d{1,4}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}[ \t-]+[A-Za-z]{3,9}\.?[ \t-]+\d{4}|[A-Za-z]{3,9}\.?[ \t]+\d{1,2},?[ \t]+\d{4})[ \t]*\Z")
+#: what a French-gauge size is written against: "14F Foley", "8F sheath"
+_GAUGE_AFTER = re.compile(
+    r"[ \t]*(?:Foley|sheath|catheter|cath|chest|tube|NG|OG|NGT|drain|trach|Fr\b|french|coud[eé]|introducer|dilator|stent|JP|Blake|pigtail|suction|feeding|Dobhoff|rectal)",
+    _I,
+)
+
+
+def _age_sex_ok(text: str, m: re.Match[str]) -> bool:
+    return _age_value_ok(text, m) and not _GAUGE_AFTER.match(text, m.end() + 1)
+
+
+_AGE_RULES = _AGE_RULES + (
+    # "DOB 01/30/1948 (76 yrs)", "b. 14.02.1988 (36 J.)", "DOB 3/2/2005 (19)": the age in brackets after a birth date
+    PatternRule(
+        "after_birth_date",
+        Category.AGE,
+        re.compile(rf"\((?P<v>{_AGE_N}(?:[ \t]?(?:y|yo|yrs?|years?|J|a|ans|años|anos)\.?)?)\)", _I),
+        score=0.85,
+        group="v",
+        accept=lambda text, m: _age_value_ok(text, m) and bool(_DATE_BEFORE.search(text, max(0, m.start() - 24), m.start())),
+    ),
+    # "MRN 7730215, 38F, RLQ pain", "| 79M |", "| 67/M |", "OGUNLEYE, 67 YRS, M": an age against the sex in a list or a table
+    PatternRule(
+        "listed_age_sex",
+        Category.AGE,
+        re.compile(
+            rf"(?:(?<=, )|(?<=,)|(?<=\| )|(?<=\|)|(?<=  ))(?P<v>{_AGE_N}(?:[ \t]?(?:YRS?|yrs?|Y|y|yo|YO)\b)?)"
+            r"(?:[ \t]?/?[ \t]?|,[ \t]*)(?:[MF]|male|female|Male|Female|MALE|FEMALE)(?=[ \t]*(?:[,|;)]|$|\n|-[ \t]))"
+        ),
+        score=0.75,
+        group="v",
+        accept=_age_sex_ok,
+    ),
+    PatternRule(
+        "small_units_of_age",
+        Category.AGE,
+        re.compile(rf"\b{_AGE_N}[ \t]*-?[ \t]*{_SMALL}[ \t]+of[ \t]+age\b", _I),
+        score=0.9,
+        accept=_age_value_ok,
     ),
 )
 
@@ -834,6 +886,8 @@ _ID_LABELS = (
     r"|unit(?=[ \t]+[A-Z]\d{3,})|member(?=[ \t]+[A-Z]{1,5}-?\d{4,})|service[ \t]*(?:number|no\.?|#)|SUS|CNS|NHC|NIR|NSS|CURP|RFC|NHI|PPSN?|BSN|AHV|SVNR|expediente"
     r"|(?:n[úu]mero[ \t]+de[ \t]+)?historia(?:[ \t]+cl[íi]nica)?|prontu[áa]rio|dossier|hosp\.?[ \t]*(?:no\.?|#|number)"
     r"|(?-i:ID)(?=[ \t]+(?:[A-Z]{1,5}-?)?\d)|(?-i:INC|Inc)(?=[ \t]*[:#]?[ \t]*\d)|inmate[ \t]*(?:id|number|no\.?|#)|DOC[ \t]*(?:id|number|no\.?|#)"
+    r"|IMEI|MEID|A-?Number|Alien[ \t]+(?:number|no\.?|#)|EID|Emirates[ \t]+ID|Aadhaar|CPF|RNOKPP|AMKA|AFM|Fallnummer|Cart[ãa]o[ \t]+Nacional[ \t]+de[ \t]+Sa[úu]de"
+    r"|chart(?=[ \t]+[A-Z]{1,5}-?\d)|donor[ \t]*#|straw|vial(?:[ \t]+lot)?(?=[ \t]*[:#]?[ \t]*[A-Z]{1,4}-?\d)"
     r"|docket|run[ \t]*(?:number|no\.?|#)|file[ \t]*(?:number|no\.?|#)|incident[ \t]*(?:report[ \t]*)?(?:number|no\.?|#)"
     r"|rx[ \t]*(?:number|no\.?|#)|prescription[ \t]*(?:number|no\.?|#)|permit[ \t]*(?:number|no\.?|#)"
     r"|(?:case|order|visit|encounter|specimen|sample|lab|ticket|claim|accession|requisition|report|exam|study|series|kit|"
@@ -841,7 +895,7 @@ _ID_LABELS = (
 )
 _STRONG_ID_LABEL = re.compile(r"^(?:MRN|MR|med|record|unit|acct|account|acc|NPI|CSN|FIN|SSN|ss)", _I)
 _ID_VALUE = (
-    r"(?P<v>\d{1,4}(?:[ ]\d{2,4}){2,4}(?![\w-])"  # "23 441 908": digits in spaced groups
+    r"(?P<v>(?:[A-Z]{1,4}[ ])?\d{1,4}(?:[ ]\d{2,4}){2,4}(?![\w-])"  # "23 441 908", "C 28 419 660": digits in spaced groups
     r"|(?:[A-Za-z]{2,4}[ ](?=\d{3}))?(?=[A-Za-z0-9/-]*(?:\.[A-Za-z0-9/-]*)?\d)[A-Za-z0-9](?:[A-Za-z0-9]|[-/.](?=[A-Za-z0-9])){2,30}"
     r"(?:[ ](?=[A-Za-z0-9]{0,3}\d)[A-Za-z0-9]{3,8}(?![\w-])){0,3})(?![\w-])"
 )
@@ -939,6 +993,39 @@ _ID_RULES = _ID_RULES + (
         score=0.85,
         group="v",
     ),
+)
+
+
+#: letter prefixes of codes that name a standard, a test or a form, not a person's record
+_CODE_PREFIXES = frozenset(
+    """ICD CPT HCPCS NDC LOINC SNOMED COVID SARS HLA CD IL TNF HER BRCA ISO IEC EN BS ASTM ANSI DSM PHQ GAD NCT UN UNII CAS
+    RXCUI MCSA FORM VAERS HL ISBN ISSN DOI PMID PMC EC GS1 GTIN SOP REV VER V USP NF AAMI ATCC""".split()
+)
+
+
+def _structured_code_ok(text: str, m: re.Match[str]) -> bool:
+    v = m.group(0)
+    groups = v.split("-")
+    if groups[0].upper() in _CODE_PREFIXES:
+        return False
+    before = text[max(0, m.start() - 12) : m.start()].lower()
+    if re.search(r"(?:policy|protocol|form|version|ver|rev|sop|standard|guideline)[ \t#:.]*$", before):
+        return False
+    digits = _digits(v)
+    return digits >= 5 or (digits >= 4 and len(groups) >= 3)
+
+
+_ID_RULES = _ID_RULES + (
+    # a record number written with no label: "(CRR-2024-1187)", "Chart PTM-06614", "clinic no EB-24-07712"
+    PatternRule(
+        "structured_code",
+        Category.ID,
+        re.compile(r"(?<![\w/.#-])[A-Z]{1,5}(?:-[A-Z0-9]{1,5}){0,2}-\d{2,10}(?:-[A-Z0-9]{1,5})?(?![\w/-]|\.\d)"),
+        score=0.6,
+        accept=_structured_code_ok,
+    ),
+    # an ISBT 128 blood donation number: "W0412 24 118832"
+    PatternRule("blood_unit", Category.ID, re.compile(r"(?<![\w-])[A-Z]\d{4}[ ]\d{2}[ ]\d{6}(?![\w-])"), score=0.85),
 )
 
 

@@ -180,7 +180,7 @@ def build_default_pipeline(config: DetectConfig | None = None) -> RulesPipeline:
     """Every rule recognizer, sharing one gazetteer; nothing is downloaded."""
     from deid_core.recognizers.context import FacilityRecognizer, NameRecognizer, PlaceCueRecognizer
     from deid_core.recognizers.gazetteer import GazetteerRecognizer, build_resources, default_resources
-    from deid_core.recognizers.tables import TableIdRecognizer
+    from deid_core.recognizers.tables import TableColumnRecognizer
     from deid_core.recognizers.patterns import (
         DateRecognizer,
         LocationPatternRecognizer,
@@ -206,7 +206,7 @@ def build_default_pipeline(config: DetectConfig | None = None) -> RulesPipeline:
         "facility": lambda: FacilityRecognizer(resources),
         "place_cue": lambda: PlaceCueRecognizer(resources),
         "names": lambda: NameRecognizer(resources),
-        "table": TableIdRecognizer,
+        "table": TableColumnRecognizer,
     }
     recognizers = [factories[n]() for n in config.recognizers]
     return RulesPipeline(recognizers, propagate=config.propagate, propagator=Propagator(resources.lexicon))

@@ -1,4 +1,4 @@
-"""Table columns whose header names a role: staff, a patient, an identifier.
+"""Table columns whose header names a role: staff, a patient, an identifier, a date.
 
 Rosters, logs, invoices and exports put names and numbers in cells with no
 cue beside them; the cue is the column's header ("Given by", "Vaccinator",
@@ -7,7 +7,8 @@ tables (and comma-separated ones whose header and rows agree on the number
 of fields), reads the role of each column from its header, and returns the
 cells under a role header: the name recognizer types the names it finds in
 them (or the name-shaped cells it missed) by their column, and
-:class:`TableIdRecognizer` reports the identifiers.
+:class:`TableColumnRecognizer` reports the identifiers and the short dates
+("10/01" under "Date") that have no year to show what they are.
 
 A header cell may name two roles joined by a slash ("Patient / MRN"); its
 cells are then split at " / " the same way.  Nothing is guessed from a
@@ -43,6 +44,9 @@ _NO_ROLE = re.compile(
     r"|amount|total|cost|fee|price|count|score|page)\b|#[ \t]*of\b",
     re.I,
 )
+_DATE_HEAD = re.compile(r"^[ \t]*(?:date|dates|dos|edd|day|service[ \t]+date|visit[ \t]+date|date[ \t]+of[ \t]+\w+)[ \t]*$", re.I)
+#: a date too short for the date patterns to be sure of: "10/01", "4/2", "12-03"
+_SHORT_DATE_CELL = re.compile(r"^(?:1[0-2]|0?[1-9])[/-](?:3[01]|[12]\d|0?[1-9])$")
 _SEPARATOR_ROW = re.compile(r"^[\s|:+-]*$")
 _TRAILING_CREDENTIAL = re.compile(
     r"(?:,?[ \t]+(?:" + alternation(CREDENTIALS) + r"))+[ \t]*$"
@@ -69,7 +73,9 @@ def _roles(header: str) -> list[Category | None]:
     """One role per slash-separated part of a header cell ("Patient / MRN")."""
     out: list[Category | None] = []
     for part in header.split("/"):
-        if _NO_ROLE.search(part):
+        if _DATE_HEAD.search(part):
+            out.append(Category.DATE)
+        elif _NO_ROLE.search(part):
             out.append(None)
         elif _IDENT.search(part):
             out.append(Category.ID)
@@ -187,16 +193,19 @@ def name_in_cell(text: str, cell: Cell) -> tuple[int, int] | None:
     return None
 
 
-class TableIdRecognizer(RuleRecognizer):
-    """Identifiers in the cells of a column headed as one ("MRN", "Emp ID", "Patient / MRN")."""
+class TableColumnRecognizer(RuleRecognizer):
+    """Identifiers and short dates in the cells of a column headed as one ("MRN", "Patient / MRN", "Date")."""
 
     name = "table"
-    version = "1"
-    categories = frozenset({Category.ID})
+    version = "2"
+    categories = frozenset({Category.ID, Category.DATE})
 
     def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
-        return [
-            Span(c.start, c.end, Category.ID, 0.85, "table/id_column")
-            for c in table_cells(text)
-            if c.role is Category.ID and _ID_CELL.match(text[c.start : c.end])
-        ]
+        out = []
+        for c in table_cells(text):
+            value = text[c.start : c.end]
+            if c.role is Category.ID and _ID_CELL.match(value):
+                out.append(Span(c.start, c.end, Category.ID, 0.85, "table/id_column"))
+            elif c.role is Category.DATE and _SHORT_DATE_CELL.match(value):
+                out.append(Span(c.start, c.end, Category.DATE, 0.8, "table/date_column"))
+        return out
