@@ -191,6 +191,7 @@ _SURNAME_BEFORE = re.compile(
     r",[ \t]*\Z",
     re.IGNORECASE,
 )
+_SPECIALIST = re.compile(r"(?:ologists?|icians?|iatrists?|ographers?|therapists?|urgeons?|ionals?)$")
 #: "Wagner 3", "Morse >= 45": a lone surname with a number after it is a grade or a scale
 _SCORE_AFTER = re.compile(r"[ \t]*(?:[<>≥≤]=?|=)?[ \t]*\d{1,3}(?:/\d{1,3})?(?![\d/:.-]|[ \t]*(?:y|yo|yrs?|years?|[MF])\b)")
 _DRUG_SUFFIX = re.compile(
@@ -320,6 +321,8 @@ class NameRecognizer(RuleRecognizer):
         if len(tok.text) < 2 or not any(c.isalpha() for c in tok.text):
             return False
         is_name = self._listed(tok, listed) or all(lex.is_name(p) for p in self._parts(tok))
+        if not is_name and _SPECIALIST.search(low):
+            return False  # "Consultant Urologist", "Ordering Clinician"
         if low in _FUNCTION_WORDS or low in _DOCTOR_TITLE_SET or low in _PATIENT_TITLE_SET:
             return False
         if low in _RELATION_SET and not (mode == "title" and is_name):
@@ -965,6 +968,12 @@ _FAC_TYPE = (
     r"|Optometry|Eye[ \t]+Care|Podiatry|Chiropractic|Hearing[ \t]+(?:Cent(?:er|re)|Clinic)|Apothecary"
     r"|Group[ \t]+Homes?|Shelter|Correctional[ \t]+(?:Facility|Cent(?:er|re)|Institution|Complex)|Detention[ \t]+(?:Cent(?:er|re)|Facility)"
     r"|Penitentiary|Day[ \t]+Services|Treatment[ \t]+(?:Cent(?:er|re)|Facility)|Youth[ \t]+Services"
+    r"|CBOC|VNA|Visiting[ \t]+Nurses?(?:[ \t]+(?:Association|Service))?|Cryobank|Sperm[ \t]+Bank|Blood[ \t]+Bank|Tissue[ \t]+Bank"
+    r"|Recovery[ \t]+(?:Residence|Cent(?:er|re)|House|Home)|Sober[ \t]+Living|Halfway[ \t]+House|Residential[ \t]+Treatment"
+    r"|(?:Clinical[ \t]+)?Research[ \t]+(?:Unit|Cent(?:er|re)|Institute|Site)|Heart[ \t]*(?:&|and)[ \t]*Vascular(?:[ \t]+(?:Institute|Cent(?:er|re)|Clinic))?"
+    r"|Bone[ \t]*(?:&|and)[ \t]*Joint(?:[ \t]+(?:Institute|Cent(?:er|re)|Clinic))?|Orthotics(?:[ \t]*(?:&|and)[ \t]*Prosthetics)?|Prosthetics"
+    r"|Home[ \t]+(?:Infusion|Medical|Oxygen)|Infusion[ \t]+(?:Cent(?:er|re)|Services|Suite)|Drug(?=[ \t]*#[ \t]*\d)|Drugs?[ \t]+Store"
+    r"|Hospice[ \t]+House|Care[ \t]+Home|Aged[ \t]+Care|Surgery[ \t]+(?:Practice|Partnership)|Medical[ \t]+(?:Centre|Practice)"
 )
 _FAC_NAME_TOKEN = r"(?:St\.|Ste\.|Mt\.|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’&-]*\.?)"
 _FACILITY = re.compile(
@@ -1039,7 +1048,12 @@ _GENERIC_FACILITY_WORDS = frozenset(
     day same-day consult consultation medical-surgical step-down acute elementary high school schools academy program
     programs university radiation seasonal influenza flu vaccine vaccination immunization immunisation foster camp
     travel refugee immigrant veteran palliative supportive hospice infectious transfusion blood donor genetic genetics
-    neonatal newborn maternal adolescent youth""".split()
+    neonatal newborn maternal adolescent youth reproductive embryology andrology seating wheelchair device devices
+    capacity command operations operation fleet driver ethics member members jury follow-up followup domestic tb control
+    certification authorization release protected volunteer volunteers thyroid prison correctional shelter gi information
+    management records electrophysiology interventional structural bariatric lactation orthotics prosthetics audiology
+    speech swallow continence incontinence ostomy research trials investigational pharmacy anesthesia preadmission
+    pre-admission testing""".split()
 )
 
 
