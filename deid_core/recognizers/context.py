@@ -148,7 +148,11 @@ _HANDLE = re.compile(
     r"|\b(?:rn|md|np|lpn|dr|pa)[ \t]+(?P<chat>[a-z]{4,16})[ \t]*:"
 )
 _CREW_SLASH = re.compile(r"[ \t]*(?:\([A-Za-z-]{2,8}\)|,[ \t]*[A-Z][A-Za-z-]{1,6})?[ \t]*/[ \t]*(?=[A-Z])")
-_FROM_HEADER = re.compile(r"(?:^|\n)[ \t]*from[ \t]*:[ \t]*", _I)
+_FROM_HEADER = re.compile(r"(?:^|\n)[ \t]*(?P<field>from|to|cc)[ \t]*:[ \t]*", _I)
+#: an e-mail address at a care organisation's domain: whoever writes from it is staff
+_STAFF_MAILBOX = re.compile(
+    r"<?[\w.+-]+@[\w-]*(?:health|clinic|hosp|medic|med\b|care|physician|doctor|ortho|cardio|surg|pharm|lab|rehab|nursing)[\w.-]*>?", _I
+)
 _RELATION_AFTER = re.compile(
     r"^[ \t]*(?:\(|,|-)[ \t]*(?:(?:his|her|their|the[ \t]+patient['’]?s|pt['’]?s|patient['’]?s|pt)[ \t]+)?(?P<rel>[A-Za-z-]+)",
     _I,
@@ -156,17 +160,25 @@ _RELATION_AFTER = re.compile(
 _AMBIGUOUS_CREDENTIALS = frozenset({"DO", "PT", "OT", "MA", "MS", "PA", "OD", "RD", "SW", "PAC", "CRT", "PTA", "CST", "CHT", "CRC", "RMA", "ATP"})
 _STATE_CREDENTIALS = frozenset({"PA", "MA", "MS", "MD", "DO"})
 _NUMBERED_PLACE_BEFORE = re.compile(
-    r"(?:#[ \t]*\d{1,6}|\b(?:Suite|Ste|Unit|Store)\.?[ \t]*#?[ \t]*\w{1,6})[ \t]*,[ \t]*[A-Z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*)?$"
+    r"(?:#[ \t]*\d{1,6}|\b(?:Suite|Ste|Unit|Store)\.?[ \t]*#?[ \t]*\w{1,6}|\d{3}[-. ]\d{4}|\b(?:from|(?:lives|living|resides)[ \t]+in|near))"
+    r"[ \t]*,?[ \t]*[A-Z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*)?$",
+    re.IGNORECASE,
 )
-#: a job title after "Name, ...": "Sinéad O'Halloran, Clinical Nurse Manager", "Dana Lutz, referral coordinator"
-_JOB_TITLE_AFTER = re.compile(
-    r"[ \t]*(?:,|\()[ \t]*(?P<words>(?:[A-Za-z][a-z/-]+[ \t]+){0,3})(?:nurse|manager|coordinator|counsell?or|chaplain|paramedic|technician"
+_JOB_WORDS = (
+    r"(?:nurse|manager|coordinator|counsell?or|chaplain|paramedic|technician"
     r"|technologist|therapist|pharmacist|interpreter|translator|specialist|director|officer|worker|navigator|scribe|physician"
     r"|surgeon|consultant|registrar|practitioner|midwife|dietitian|dietician|psychologist|psychiatrist|educator|investigator"
     r"|examiner|supervisor|pathologist|radiologist|an(?:a)?esthetist|an(?:a)?esthesiologist|hospitalist|intensivist|sonographer"
     r"|phlebotomist|doula|clinician|geneticist|audiologist|optometrist|hygienist|paediatrician|pediatrician|scheduler|adjuster"
-    r"|psychometrist|receptionist|clerk|secretary|embryologist|andrologist|transporter|coach|trainer|perfusionist)s?\b",
-    _I,
+    r"|psychometrist|receptionist|clerk|secretary|embryologist|andrologist|transporter|coach|trainer|perfusionist)s?"
+)
+#: a job title after "Name, ...": "Sinéad O'Halloran, Clinical Nurse Manager", "Dana Lutz, referral coordinator"
+_JOB_TITLE_AFTER = re.compile(r"[ \t]*(?:,|\()[ \t]*(?P<words>(?:[A-Za-z][a-z/-]+[ \t]+){0,3})" + _JOB_WORDS + r"\b", _I)
+#: a signature block's title on its own line or cell: "Kelsey Dunford\nMedical Assistant II", "Ana Ruiz | Care Coordinator"
+_JOB_TITLE_LINE = re.compile(
+    r"[ \t]*(?:\||\n)[ \t]*(?P<words>(?:[A-Za-z][a-z/-]+[ \t]+){0,3})(?:" + _JOB_WORDS + r"|assistants?|aides?)"
+    r"(?:[ \t]+(?:I{1,3}|IV|[1-4]))?[ \t]*(?=$|\n|\||,)",
+    _I | re.MULTILINE,
 )
 #: a credential or training year in brackets after a name: "J. Ostrowicz (RN)", "Kwame Osei (R2)"
 _CREDENTIAL_IN_BRACKETS = re.compile(
@@ -568,10 +580,11 @@ class NameRecognizer(RuleRecognizer):
             after = text[tok.end : tok.end + 2]
             if low in _DOCTOR_TITLE_SET or low in _PATIENT_TITLE_SET:
                 short = low in ("dr", "mr", "mrs", "ms")
-                if not short and (tok.shape == "lower" or (tok.shape == "upper" and not tok.line_caps)):
+                spoken = low in ("doctor", "doctora") and tok.shape == "lower" and self._rare_lower_name_at(tokens, idx + 1)
+                if not (short or spoken) and (tok.shape == "lower" or (tok.shape == "upper" and not tok.line_caps)):
                     continue
                 category = Category.DOCTOR if low in _DOCTOR_TITLE_SET else Category.PATIENT
-                mode = "title_lower" if tok.shape == "lower" else "title"
+                mode = "lower_rest_strict" if spoken else "title_lower" if tok.shape == "lower" else "title"
                 forward(tok.end + (1 if after.startswith(".") else 0), category, mode, 0.95, "title")
                 if low == "drs":
                     self._doctor_list(text, tokens, idx, listed, out)
@@ -602,13 +615,15 @@ class NameRecognizer(RuleRecognizer):
                 forward(m.end(), Category.PATIENT, "header", 0.9, "resident", inverted=True)
                 continue  # a nursing home's "resident" is the patient
             forward(m.end(), Category.DOCTOR, "header", 0.9 if header else 0.8, "doctor_cue", inverted=True)
-        for m in itertools.chain(_JOB_TITLE_AFTER.finditer(text), _CREDENTIAL_IN_BRACKETS.finditer(text)):
+        for m in itertools.chain(_JOB_TITLE_AFTER.finditer(text), _CREDENTIAL_IN_BRACKETS.finditer(text), _JOB_TITLE_LINE.finditer(text)):
             if any(w.lower() in _FUNCTION_WORDS or w.lower() in _RELATION_SET for w in m.group("words").split()):
                 continue  # "Einar, a retired nurse" is a relative with a job
             k = self._token_index_at(tokens, m.start()) - 1
             if k < 0 or text[tokens[k].end : m.start()].strip(" \t") != "" or not tokens[k].capitalised:
                 continue
             run = self.run_backward(text, tokens, k, listed)
+            if run and m.re is _JOB_TITLE_LINE and (run[0] == run[1] or not any(self._listed(t, listed) for t in tokens[run[0] : run[1] + 1])):
+                continue  # a title on its own line needs a whole listed name before it, not a header cell or a degree
             if run:
                 out.append(self._span(text, tokens, run, Category.DOCTOR, 0.85, "job_title"))
         for k, tok in enumerate(tokens):
@@ -632,7 +647,11 @@ class NameRecognizer(RuleRecognizer):
             if crew:
                 forward(crew.end(), Category.DOCTOR, "header", 0.8, "crew_slash")
         for m in _FROM_HEADER.finditer(text):
-            forward(m.end(), Category.PATIENT, "header", 0.7, "from_header", inverted=True)
+            line = text[m.end() : (text.find("\n", m.end()) + 1 or len(text) + 1) - 1]
+            if _STAFF_MAILBOX.search(line):
+                forward(m.end(), Category.DOCTOR, "header", 0.8, "staff_mailbox", inverted=True)
+            elif m.group("field").lower() == "from":
+                forward(m.end(), Category.PATIENT, "header", 0.7, "from_header", inverted=True)
         for m in _CREDENTIAL_RE.finditer(text):
             cred = m.group("cred")
             sep = m.group("sep")
@@ -655,6 +674,14 @@ class NameRecognizer(RuleRecognizer):
             if run:
                 out.append(self._span(text, tokens, run, Category.DOCTOR, 0.9, "credential"))
         return self._doctor_signoffs(text, out)
+
+    def _rare_lower_name_at(self, tokens: Sequence[Token], k: int) -> bool:
+        """``doctor ambrose``, ``doctora benítez``: dictated or typed in lowercase, a listed name that is no word."""
+        if k >= len(tokens) or tokens[k].shape != "lower":
+            return False
+        low = tokens[k].lower
+        lex = self.lexicon
+        return lex.is_name(low) and not lex.is_common_word(low) and not lex.is_stop(low) and low not in _FUNCTION_WORDS
 
     def _is_handle(self, word: str) -> bool:
         """``mdubois``, ``jpark``: one or two initials run into a listed surname, and no word itself."""

@@ -251,6 +251,11 @@ _PLACE_CUE = re.compile(
     r"(?:[ \t]+(?:in|to|from|at|of|near))?[ \t]+(?:the[ \t]+)?(?:city[ \t]+of[ \t]+|town[ \t]+of[ \t]+)?)$",
     re.IGNORECASE,
 )
+_LOWER_PLACE_CUE = re.compile(
+    r"\b(?:lives|living|live|resides|moved|born|raised|visiting|staying|drove|came|flew)?[ \t]*(?:over[ \t]+)?(?:in|from|to|near|at)[ \t]+$",
+    re.IGNORECASE,
+)
+_LOWER_HOME_CUE = re.compile(r"\b(?:lives|living|resides|moved|born|raised|visiting|staying)[ \t]+(?:over[ \t]+)?(?:in|to|near)[ \t]+$|\bfrom[ \t]+$", re.I)
 _TITLE_BEFORE = re.compile(r"\b(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof|Doctor)\.?[ \t]*$", re.IGNORECASE)
 _PLACE_COMMA_BEFORE = re.compile(r"(?<![\w'’-])[A-Z][a-z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*){0,2},[ \t]*$")
 #: a prominent place's name is taken without a cue only when fewer people than this share bear it ("Jordan" and "Austin" need one)
@@ -339,6 +344,18 @@ class GazetteerRecognizer(RuleRecognizer):
             return True  # "Country of birth: Ethiopia", "Munich to Boise": a well-known place that few people are named
         return not lex.is_name(word) and not lex.is_common_word(word)
 
+    def _lowercase_place_ok(self, text: str, hit: GazetteerHit) -> bool:
+        """``lives in stone mountain``, ``drove in from fergus falls``: a place typed in lowercase, after a place cue."""
+        if not _LOWER_PLACE_CUE.search(text[max(0, hit.start - 30) : hit.start]):
+            return False
+        lex = self.lexicon
+        words = [w for w in _TOKEN.findall(text[hit.start : hit.end]) if w not in _MINOR_WORDS]
+        if not words or len("".join(words)) < 4 or followed_by_eponym_trigger(text, hit.end):
+            return False
+        if len(words) >= 2 and _LOWER_HOME_CUE.search(text[max(0, hit.start - 30) : hit.start]):
+            return not any(lex.is_stop(w) for w in words)  # "lives in stone mountain": a listed town of ordinary words
+        return all(not lex.is_common_word(w) and not lex.is_stop(w) and lex.census_share(w) < 1e-5 for w in words)
+
     def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
         out: list[Span] = []
         for hit in self.resources.scan(text):
@@ -352,4 +369,6 @@ class GazetteerRecognizer(RuleRecognizer):
                 continue
             if hit.kinds & PLACE_KINDS and self._case_ok(surface, hit.entries) and self._place_ok(text, hit):
                 out.append(Span(hit.start, hit.end, Category.LOCATION, 0.7, "gazetteer/place"))
+            elif hit.kinds & PLACE_KINDS and surface.islower() and self._lowercase_place_ok(text, hit):
+                out.append(Span(hit.start, hit.end, Category.LOCATION, 0.6, "gazetteer/place_lower"))
         return out

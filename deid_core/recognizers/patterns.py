@@ -1060,7 +1060,7 @@ _WEB_RULES: tuple[PatternRule, ...] = (
     PatternRule(
         "ipv4",
         Category.WEB,
-        re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w.]|\.\d)"),
+        re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?!\w|\.\d)"),
         score=0.9,
     ),
     PatternRule(
@@ -1163,18 +1163,27 @@ _NAMED_STREET = re.compile(
 #: "1187 County Road 40": the number after a road word belongs to the street
 _ROAD_NUMBER = re.compile(r"(?:(?<=Road)|(?<=Route)|(?<=Highway))[ \t]+\d{1,4}[A-Z]?(?=[ \t]*(?:,|\n|$))")
 _ZIP_LABELLED = re.compile(rf"\b(?:zip|zip[ \t]*code|postal[ \t]*code|zipcode)\b[ \t]*[:#]?[ \t]*(?P<zip>{_ZIP})", _I)
+#: the ward or block written before a room: "5 North, Rm 5112", "Neuro ICU Bed 14", "C-Block, Cell 214", "6 East Tele, Rm 614-B"
+_ROOM_WARD = (
+    r"(?-i:(?:\d{1,2}[ \t]?(?:North|South|East|West|N|S|E|W)(?:[ \t]+[A-Z][a-z]+)?|[A-Z]-(?:Unit|Block|Pod|Wing|Wing)"
+    r"|(?:(?:Neuro|Cardiac|Surgical|Medical|Pediatric|Paediatric|Burn|Trauma|Cardiothoracic)[ \t]+)?(?:ICU|CCU|PACU|NICU|PICU|MICU|SICU|CVICU|HDU)"
+    r"|[A-Z][a-z]+[ \t]+Hall)[ \t]*,?[ \t]*)?"
+)
 _ROOM = re.compile(
-    r"\b(?:room|rm|bed|bay|ward|cubicle|suite|pod)\.?[ \t]*#?[ \t]*(?:\d{1,5}[A-Za-z]?(?:-(?:\d{1,4}[A-Za-z]?|[A-Za-z]))?|[A-Za-z]\d{1,4}[A-Za-z]?)\b"
+    r"(?<![\w-])" + _ROOM_WARD + r"\b(?:room|rm|bed|bay|ward|cubicle|suite|pod|cabin|zimmer|stretcher|isolette|berth|(?-i:Cell|CELL|Chair|CHAIR|Crib))\.?[ \t]*#?[ \t]*(?:\d{1,5}[A-Za-z]?(?:-(?:\d{1,4}[A-Za-z]?|[A-Za-z]))?|[A-Za-z]\d{1,4}[A-Za-z]?)\b"
     r"(?:[ \t]*[-/,]?[ \t]*(?:bed|b)[ \t]*#?[ \t]*\d{1,3}[A-Za-z]?\b)?",
     _I,
 )
+#: a bed on a bed board: floor and wing then the room, "4W-406", "5N-512", "8S-822", "4W-401A", "5E-522 bed 2"
+_BED_CODE = re.compile(r"(?<![\w/.-])\d{1,2}[NSEW]-\d{3}[A-Z]?(?:[ \t]+bed[ \t]+\d{1,2})?(?![\w/-])")
 _DOSE_WORD = re.compile(
     r"(?:mg|mcg|ug|g|gm|kg|lbs?|oz|ft|cm|mm|ml|mL|L|units?|iu|IU|mEq|mmol|tabs?|caps?|puffs?|drops?|bid|tid|qid|qd|qhs|qam|qpm|prn|daily|po|iv|im|sc|sq|x"
     r"|level|times|days?|weeks?|hours?|hrs?|mins?|minutes)",
     _I,
 )
 _CREDENTIAL_LIKE = frozenset({"MD", "PA", "MA", "MS", "DO", "RN", "NP", "OT", "PT"})
-_NUMBERED_BEFORE = re.compile(r"(?:#[ \t]*\d{1,6}|\b(?:Suite|Ste|Unit|Store)\.?[ \t]*#?[ \t]*\w{1,6})[ \t]*,[ \t]*$", _I)
+#: "CVS #2231, Scranton, PA", "(412) 555-0186, Aliquippa, PA": a number before the place makes "PA" its state
+_NUMBERED_BEFORE = re.compile(r"(?:#[ \t]*\d{1,6}|\b(?:Suite|Ste|Unit|Store)\.?[ \t]*#?[ \t]*\w{1,6}|\d{3}[-. ]\d{4})[ \t]*,[ \t]*$", _I)
 _PLACE_CUE = re.compile(
     r"\b(?:in|from|to|near|of|at|lives|living|live|resides|residing|moved|born|visiting|relocated|transferred)[ \t]*$", _I
 )
@@ -1246,7 +1255,11 @@ class LocationPatternRecognizer(RuleRecognizer):
             if _NUMBERED_BEFORE.search(text[max(0, city_start - 12) : city_start]):
                 return True
             known = self._city_known(city)
-            return known and (not self.lexicon.is_name(city) or bool(_PLACE_CUE.search(text[max(0, city_start - 16) : city_start])))
+            cue = bool(_PLACE_CUE.search(text[max(0, city_start - 16) : city_start]))
+            head = city.split()[0]
+            if cue and not self.lexicon.is_first(head) and self.lexicon.census_share(head) < 1e-5:
+                return True  # "FROM DUNMORE, PA": a town too small for the lists, after a place cue
+            return known and (not self.lexicon.is_name(city) or cue)
         if state in AMBIGUOUS_STATE_ABBRS:
             return self._city_known(city) or bool(_PLACE_CUE.search(text[max(0, city_start - 16) : city_start]))
         return True
@@ -1307,7 +1320,11 @@ class LocationPatternRecognizer(RuleRecognizer):
                 continue
             out.append(Span(m.start("street"), m.end("street"), Category.LOCATION, score=0.7, source="address/named_street"))
         for m in _ROOM.finditer(text):
+            if re.match(r"[-.][ \t]?\d", text[m.end() : m.end() + 3]):
+                continue  # "cell 503-555-0148" is a telephone
             out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.8, source="address/room"))
+        for m in _BED_CODE.finditer(text):
+            out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.7, source="address/bed_code"))
         return out
 
     def _city_regions(self, text: str) -> list[Span]:
