@@ -1001,6 +1001,11 @@ _FAC_TYPE = (
     r"|Bone[ \t]*(?:&|and)[ \t]*Joint(?:[ \t]+(?:Institute|Cent(?:er|re)|Clinic))?|Orthotics(?:[ \t]*(?:&|and)[ \t]*Prosthetics)?|Prosthetics"
     r"|Home[ \t]+(?:Infusion|Medical|Oxygen)|Infusion[ \t]+(?:Cent(?:er|re)|Services|Suite)|Drug(?=[ \t]*#[ \t]*\d)|Drugs?[ \t]+Store"
     r"|Hospice[ \t]+House|Care[ \t]+Home|Aged[ \t]+Care|Surgery[ \t]+(?:Practice|Partnership)|Medical[ \t]+(?:Centre|Practice)"
+    r"|(?:Orthop(?:a)?edic|Cardiology|Surgical|Medical|Physicians?|Specialty|Urology|Oncology|Dermatology|Neurology|Pediatric"
+    r"|Paediatric|Women['’]?s|Eye|Dental|Spine|Pain|Kidney|Digestive|Allergy|ENT)[ \t]+(?:Group|Associates|Partners|Specialists|Consultants)"
+    r"|Infectious[ \t]+Diseases?(?:[ \t]+(?:Associates|Consultants|Specialists|Clinic))?|(?:Dept\.?|Department)[ \t]+of[ \t]+(?:Public[ \t]+)?Health"
+    r"|Urgent[ \t]*(?:&|and)[ \t]*(?:Occupational|Primary|Family)[ \t]+Care|(?:Heart|Kidney|Cancer|Medical|Health|Eye)[ \t]+Foundation"
+    r"|Ctr\.?"
 )
 _FAC_NAME_TOKEN = r"(?:St\.|Ste\.|Mt\.|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’&-]*\.?)"
 _FACILITY = re.compile(
@@ -1172,7 +1177,7 @@ class FacilityRecognizer(RuleRecognizer):
             end = m.end("of") if m.group("of") else m.end("type")
             if _TITLE_BEFORE_NAME.search(text[max(0, start - 6) : start]):
                 # "Dr. Hannelore Brisk of Cedar Ridge Health": the person is not part of the facility
-                cut = re.search(r"[ \t](?:of|at|from)[ \t]+", text[start : m.start("type")])
+                cut = re.search(r"[ \t](?:of|at|from)[ \t]+", text[start : m.start("type")], _I)
                 if not cut:
                     continue
                 start += cut.end()
