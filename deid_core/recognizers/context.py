@@ -1042,6 +1042,14 @@ _LOWER_SAINT = re.compile(
     r"(?<![\w.-])(?:st|saint)\.?[ \t]+(?P<name>[a-z]{3,}(?:['’]s|s))\b"
     r"(?:[ \t]+(?:hospital|medical[ \t]+center|urgent[ \t]+care|er|clinic|health(?:[ \t]+center)?))?(?![\w-])"
 )
+#: "St. Brendan's", "ST COLUMBA REGIONAL", "Saint Luke's Health": a saint's name that a facility bears
+_SAINT_FACILITY = re.compile(
+    r"(?<![\w.-])(?:St|ST|Saint|SAINT|Ste)\.?[ \t]+(?P<name>[A-Z][A-Za-z]{2,}(?:['’]s)?)"
+    r"(?P<type>[ \t]+(?:Regional|REGIONAL|General|GENERAL|Memorial|MEMORIAL|Medical[ \t]+Cent(?:er|re)|MEDICAL[ \t]+CENTER|Hospital|HOSPITAL"
+    r"|Health|HEALTH|Infirmary|Clinic|CLINIC))?(?![\w-])"
+)
+#: "St. John's wort", "St. Patrick's Day", "St. Vitus dance": what follows shows the saint names no facility
+_NOT_SAINT_FACILITY_AFTER = re.compile(r"[ \t]+(?i:wort|day|dance|fire|eve)\b")
 #: "CVS on Route 9", "Walgreens on Fremont Ave": a chain store named by its street is one facility
 _CHAIN_ON = re.compile(
     r"(?<![\w-])(?:Walgreens|CVS|Rite[ \t-]?Aid|Walmart|Costco|Kroger|Safeway|Publix|Duane[ \t]+Reade|Boots|Target|Meijer|Hy-Vee"
@@ -1214,6 +1222,11 @@ class FacilityRecognizer(RuleRecognizer):
             stem = re.sub(r"['’]?s$", "", name)
             if lex.is_first(stem) or lex.is_first(name):
                 out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_saint"))
+        for m in _SAINT_FACILITY.finditer(text):
+            if _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name")):
+                continue
+            if m.group("type") or m.group("name").endswith(("'s", "’s")):
+                out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/saint"))
         for m in _LOWER_CARE_HOME.finditer(text):
             if not (lex.is_common_word(m.group("name")) or lex.is_stop(m.group("name"))):
                 out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_home"))

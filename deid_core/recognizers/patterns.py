@@ -518,7 +518,7 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         "age_cue",
         Category.AGE,
         re.compile(
-            rf"\b(?:age|aged|ages|age[ \t]+of|at[ \t]+the[ \t]+age[ \t]+of|age[ \t]+at[ \t]+\w+|edad|idade|[âa]ge)\b[ \t]*[:=|]?[ \t]*"
+            rf"\b(?:age|aged|ages|age[ \t]+of|at[ \t]+the[ \t]+age[ \t]+of|age[ \t]+at[ \t]+\w+|edad|idade|[âa]ge|tu[ổo]i|ya[şs]|et[àa]|alter|leeftijd|wiek|возраст|vozrast)\b[ \t]*[:=|]?[ \t]*"
             rf"(?P<v>{_AGE_N}(?:[ \t]*-?[ \t]*(?:{_Y}|{_SMALL}|años|anos|ans)(?![\w])\.?(?:,?[ \t]*(?:and[ \t]+)?\d{{1,2}}[ \t]*{_SMALL}\b)?"
             rf"(?:[ \t]*-?[ \t]*old\b)?)?)(?![\d/:-]|\.\d)",
             _I,
@@ -643,7 +643,7 @@ _AGE_RULES = _AGE_RULES + (
         "life_event_at",
         Category.AGE,
         re.compile(
-            r"\bat[ \t]+(?:(?:the[ \t]+)?age[ \t]+(?:of[ \t]+)?)?(?P<v>(?P<n>1[0-4]\d|\d{1,2}))"
+            r"\bat[ \t]+(?:(?:the[ \t]+)?age[ \t]+(?:of[ \t]+)?)?(?P<v>(?P<n>1[0-4]\d|\d{1,2})(?:[ \t]*(?:y/o|yo|yrs?|years?)\b(?:[ \t]+old\b)?)?)"
             r"(?![\d/:%-]|\.\d|[ \t]*(?:am|pm|a\.m|p\.m|h\b|hrs?|hours?|min|mg|mcg|ml|cm|mm|kg|lbs?|%|o['’]?clock|weeks?|wks?|days?|months?|percent|degrees?|bpm|mmhg))",
             _I,
         ),
@@ -667,14 +667,30 @@ def _age_sex_ok(text: str, m: re.Match[str]) -> bool:
 
 
 _AGE_RULES = _AGE_RULES + (
-    # "DOB 01/30/1948 (76 yrs)", "b. 14.02.1988 (36 J.)", "DOB 3/2/2005 (19)": the age in brackets after a birth date
+    # "DOB 01/30/1948 (76 yrs)", "b. 14.02.1988 (36 J.)", "DOB 3/2/2005 (19)", "born 23.06.1961, 63 years.", "(2 y 5 mo)":
+    # the age written right after a birth date
     PatternRule(
         "after_birth_date",
         Category.AGE,
-        re.compile(rf"\((?P<v>{_AGE_N}(?:[ \t]?(?:y|yo|yrs?|years?|J|a|ans|años|anos)\.?)?)\)", _I),
+        re.compile(
+            rf"(?:\(|,[ \t]*)(?P<v>{_AGE_N}(?:[ \t]?(?:y|yo|yrs?|years?|J\.?|a|ans|años|anos)(?:[ \t]+\d{{1,2}}[ \t]?(?:m|mo|mos|months?))?)?)"
+            r"(?:\)|(?=[ \t]*(?:[,.;|]|$|\n)))",
+            _I,
+        ),
         score=0.85,
         group="v",
-        accept=lambda text, m: _age_value_ok(text, m) and bool(_DATE_BEFORE.search(text, max(0, m.start() - 24), m.start())),
+        accept=lambda text, m: _age_value_ok(text, m)
+        and bool(_DATE_BEFORE.search(text, max(0, m.start() - 24), m.start()))
+        and (text[m.start()] == "(" or not m.group("v").isdigit()),
+    ),
+    # "Eulalia Marchbanks, 84 years, DOB 3/30/1940": an age with its unit just before the birth date
+    PatternRule(
+        "before_birth_date",
+        Category.AGE,
+        re.compile(rf"(?P<v>{_AGE_N}[ \t]?(?:y|yo|yrs?|years?)\.?)[ \t]*[,;(][ \t]*(?:DOB|D\.O\.B\.?|born|b\.|date[ \t]+of[ \t]+birth)", _I),
+        score=0.85,
+        group="v",
+        accept=_age_value_ok,
     ),
     # "MRN 7730215, 38F, RLQ pain", "| 79M |", "| 67/M |", "OGUNLEYE, 67 YRS, M": an age against the sex in a list or a table
     PatternRule(
@@ -1175,7 +1191,10 @@ _ROOM = re.compile(
     _I,
 )
 #: a bed on a bed board: floor and wing then the room, "4W-406", "5N-512", "8S-822", "4W-401A", "5E-522 bed 2"
-_BED_CODE = re.compile(r"(?<![\w/.-])\d{1,2}[NSEW]-\d{3}[A-Z]?(?:[ \t]+bed[ \t]+\d{1,2})?(?![\w/-])")
+_BED_CODE = re.compile(
+    r"(?<![\w/.-])(?:\d{1,2}[NSEW]-\d{3}[A-Z]?|(?:ED|MICU|SICU|CCU|ICU|PICU|NICU|PACU|CVICU|TCU|OBS)-[A-Z]?\d{1,3}[A-Z]?)"
+    r"(?:[ \t]+bed[ \t]+\d{1,2})?(?![\w/-])"
+)
 _DOSE_WORD = re.compile(
     r"(?:mg|mcg|ug|g|gm|kg|lbs?|oz|ft|cm|mm|ml|mL|L|units?|iu|IU|mEq|mmol|tabs?|caps?|puffs?|drops?|bid|tid|qid|qd|qhs|qam|qpm|prn|daily|po|iv|im|sc|sq|x"
     r"|level|times|days?|weeks?|hours?|hrs?|mins?|minutes)",
