@@ -187,7 +187,7 @@ _CREDENTIAL_IN_BRACKETS = re.compile(
 #: a note from a nursing home or long-term care, where "resident" is the patient
 _LONG_TERM_CARE = re.compile(
     r"\b(?:nursing[ \t]+(?:home|facility)|care[ \t]+cent(?:er|re)|skilled[ \t]+nursing|SNF|LTC|LTCF|long[- ]term[ \t]+care|assisted[ \t]+living"
-    r"|memory[ \t]+care|rest[ \t]+home|aged[ \t]+care|rehabilitation[ \t]*&[ \t]*nursing|nursing[ \t]*&[ \t]*rehab\w*|resident['’]s)\b",
+    r"|memory[ \t]+care|rest[ \t]+home|aged[ \t]+care|group[ \t]+home|residential[ \t]+(?:care|facility|home)|rehabilitation[ \t]*&[ \t]*nursing|nursing[ \t]*&[ \t]*rehab\w*|resident['’]s)\b",
     _I,
 )
 #: "Amara is a 6-week-old": a name that the sentence then gives an age

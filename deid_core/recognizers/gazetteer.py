@@ -276,9 +276,16 @@ EPONYM_TRIGGERS = frozenset(
 )
 
 
+#: after a possessive only: "Murphy's negative", "Tinel's positive bilaterally"
+_POSSESSIVE_EPONYM_TRIGGERS = frozenset({"negative", "positive", "neg", "pos", "present", "absent", "equivocal"})
+
+
 def followed_by_eponym_trigger(text: str, end: int) -> bool:
-    m = re.match(r"(?:['’]s?)?[ \t-]+([A-Za-z]+)", text[end : end + 30])  # "Parkinson's disease", "Graves' disease"
-    return bool(m and m.group(1).lower() in EPONYM_TRIGGERS)
+    m = re.match(r"(['’]s?)?[ \t-]+([A-Za-z]+)", text[end : end + 30])  # "Parkinson's disease", "Graves' disease"
+    if not m:
+        return False
+    word = m.group(2).lower()
+    return word in EPONYM_TRIGGERS or (bool(m.group(1)) and word in _POSSESSIVE_EPONYM_TRIGGERS)
 
 
 def is_titled(surface: str) -> bool:

@@ -917,10 +917,15 @@ _ID_VALUE = (
 )
 
 
+_MEASURE_AFTER = re.compile(r"[ \t]*(?:cm|mm|m|kg|g|lbs?|in|ft|%|mg|mcg|ml|mL|L|mmhg|mmHg|bpm|kcal|°[CF]?)\b")
+
+
 def _labelled_id_ok(text: str, m: re.Match[str]) -> bool:
     v = m.group("v")
     if re.fullmatch(r"\d{1,2}/\d{1,2}(?:/(?:\d{2}|\d{4}))?", v):
         return False  # "Next visit 9/21" is a date
+    if (re.fullmatch(r"\d+[.,]\d+", v) or _MEASURE_AFTER.match(text, m.end("v"))) and not _STRONG_ID_LABEL.match(m.group("label")):
+        return False  # "self-report 63.5 kg", "Exam: Ht 108 cm" are measurements
     if _digits(v) >= 2 and len(v) >= 4:
         return True
     return bool(_STRONG_ID_LABEL.match(m.group("label"))) and len(v) >= 3
@@ -1421,6 +1426,8 @@ class LocationPatternRecognizer(RuleRecognizer):
         name_words = m.group(0).split()[1:-1]
         if any(_DOSE_WORD.fullmatch(w.rstrip(".,")) for w in name_words):
             return False  # "200 mg BID. Sees Dr. Lee" is a dose and a sentence, not "... Dr."
+        if any(w.upper() in ("AM", "PM", "HRS", "H") for w in name_words):
+            return False  # "0715 AM med pass" is a time and a round
         if any(w in ("and", "at", "to", "in", "on", "for", "with", "from", "by", "is", "was", "then", "or") for w in name_words):
             return False  # "level 3 and respite at Mercy Place" is prose that ends on a street word
         return any(w[:1].isupper() or w[:1].isdigit() for w in name_words)
