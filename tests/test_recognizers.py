@@ -919,7 +919,7 @@ def test_lowercase_and_bare_preposition_traps_stay_unlabelled(pipeline, text, ph
         ("Client: J. Ash | Age sixteen | DOB", "sixteen", Category.AGE),
         ("she's nineteen she came in through triage", "nineteen", Category.AGE),
         ("| NHS No. | 485 777 3456 |", "485 777 3456", Category.ID),
-        ("Re: H. Pryce, DOB 3.9.1949, Medicare 2953 41870 1", "2953 41870", Category.ID),
+        ("Re: H. Pryce, DOB 3.9.1949, Medicare 2953 41870 1", "2953 41870 1", Category.ID),
         ("Veteran: J. Till   Last 4: 4417", "4417", Category.ID),
         ("policy XOF884201337, group 71150", "71150", Category.ID),
         ("interpreted by staff (interpreter ID POR-3317).", "POR-3317", Category.ID),

@@ -170,7 +170,7 @@ _JOB_WORDS = (
     r"|surgeon|consultant|registrar|practitioner|midwife|dietitian|dietician|psychologist|psychiatrist|educator|investigator"
     r"|examiner|supervisor|pathologist|radiologist|an(?:a)?esthetist|an(?:a)?esthesiologist|hospitalist|intensivist|sonographer"
     r"|phlebotomist|doula|clinician|geneticist|audiologist|optometrist|hygienist|paediatrician|pediatrician|scheduler|adjuster"
-    r"|psychometrist|receptionist|clerk|secretary|embryologist|andrologist|transporter|coach|trainer|perfusionist)s?"
+    r"|psychometrist|receptionist|clerk|secretary|embryologist|andrologist|transporter|coach|trainer|perfusionist|histotech|histotechnologist|courier)s?"
 )
 #: a job title after "Name, ...": "Sinéad O'Halloran, Clinical Nurse Manager", "Dana Lutz, referral coordinator"
 _JOB_TITLE_AFTER = re.compile(r"[ \t]*(?:,|\()[ \t]*(?P<words>(?:[A-Za-z][a-z/-]+[ \t]+){0,3})" + _JOB_WORDS + r"\b", _I)
@@ -1042,6 +1042,11 @@ _LOWER_SAINT = re.compile(
     r"(?<![\w.-])(?:st|saint)\.?[ \t]+(?P<name>[a-z]{3,}(?:['’]s|s))\b"
     r"(?:[ \t]+(?:hospital|medical[ \t]+center|urgent[ \t]+care|er|clinic|health(?:[ \t]+center)?))?(?![\w-])"
 )
+#: "at Fairhaven General", "to Mass General": a hospital called by its place and "General" alone
+_PLACE_GENERAL = re.compile(
+    r"\b(?:at|to|from|in|via)[ \t]+(?P<name>(?:[A-Z][a-z]+[ \t]+){1,2}General)\b"
+    r"(?![ \t]+(?:[A-Z]|surgery|medicine|anesthesia|practice|pediatrics|hospital|medical|health))"
+)
 #: "St. Brendan's", "ST COLUMBA REGIONAL", "Saint Luke's Health": a saint's name that a facility bears
 _SAINT_FACILITY = re.compile(
     r"(?<![\w.-])(?:St|ST|Saint|SAINT|Ste)\.?[ \t]+(?P<name>[A-Z][A-Za-z]{2,}(?:['’]s)?)"
@@ -1222,6 +1227,10 @@ class FacilityRecognizer(RuleRecognizer):
             stem = re.sub(r"['’]?s$", "", name)
             if lex.is_first(stem) or lex.is_first(name):
                 out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_saint"))
+        for m in _PLACE_GENERAL.finditer(text):
+            head = m.group("name").split()[0]
+            if not (lex.is_stop(head) or lex.is_common_word(head, strict=True) or head in ("Attorney", "Surgeon", "Consul", "Secretary")):
+                out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/general"))
         for m in _SAINT_FACILITY.finditer(text):
             if _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name")):
                 continue

@@ -89,6 +89,8 @@ CREDENTIALS: tuple[str, ...] = (
     "PNP", "WHNP", "PMHNP", "PMHNP-BC", "AGNP", "AGPCNP", "EdD", "MSc", "LCSW-C", "CFRN", "CPC", "PA-S", "MRCPI", "FRCPI", "MRCS", "FRCA", "FRCR", "BCPS", "CNN",
     "CRNP", "CPO", "LPO", "ATP", "RHIT", "RHIA", "CHT", "CRC", "CCRP", "ATC", "NNP", "CNP", "COTA", "PTA", "LMT", "RMA", "CCMA", "CPRS",
     "CHES", "CCM", "CTropMed", "DiMM", "CRNFA", "CST", "CSFA", "RCIS", "RDCS", "RPSGT", "CPPS", "CSW", "MSPT",
+    "MB", "BCh", "BAO", "BChir", "MBBCh", "BMedSc", "FRACS", "FRCSI", "FRCGP", "DCH", "DRCOG", "DFSRH", "FANZCA", "FRANZCP",
+    "FACEM", "MMed", "CCFP", "FCFP", "FRCOG", "MRCOG", "FRCPath", "FRCPsych", "MRCPsych", "FFICM", "FCEM", "MRCEM", "FRCEM",
 )  # fmt: skip
 
 DOCTOR_TITLES: tuple[str, ...] = ("Dr", "Drs", "Doctor", "Prof", "Professor", "Dra", "Doctora", "Dott")

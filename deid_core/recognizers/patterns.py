@@ -725,10 +725,10 @@ _PHONE_END = rf"(?:{_EXT_REQUIRED}|(?![\w/-]|\.\d))"
 _PHONE_LABEL_LONG = (
     r"\b(?:phone|ph|t[ée]l|t[ée]l[ée]phone|telephone|cell|cellphone|mobile|mob|home|work|fax|facsimile|contact|call(?:ed)?|reach(?:ed)?|text|number)"
 )
-_PHONE_LABEL_SHORT = r"\b(?:pager|pgr|beeper|bpr|page|paged|ext|extension)"
+_PHONE_LABEL_SHORT = r"\b(?:pager|pgr|beeper|bpr|bleep|blp|page|paged|ext|extension)"
 _PHONE_WORDS_BEFORE = re.compile(
     r"\b(?:phone|phoned|ph|t[ée]l|telephone|cell|cellphone|mobile|mob|call|called|calling|reach|reached|contact|text|texted|fax|faxed|ring|"
-    r"pager|beeper|page|paged|number|voicemail|vm|line|hotline|home|work|office)\b[^\n]{0,30}$",
+    r"pager|beeper|bleep|page|paged|number|voicemail|vm|line|hotline|home|work|office)\b[^\n]{0,30}$",
     _I,
 )
 
@@ -911,7 +911,8 @@ _ID_LABELS = (
 )
 _STRONG_ID_LABEL = re.compile(r"^(?:MRN|MR|med|record|unit|acct|account|acc|NPI|CSN|FIN|SSN|ss)", _I)
 _ID_VALUE = (
-    r"(?P<v>(?:[A-Z]{1,4}[ ])?\d{1,4}(?:[ ]\d{2,4}){2,4}(?![\w-])"  # "23 441 908", "C 28 419 660": digits in spaced groups
+    # "23 441 908", "C 28 419 660", "2123 45670 1": digits in spaced groups, a lone check digit last
+    r"(?P<v>(?:[A-Z]{1,4}[ ])?(?:\d{1,4}(?:[ ]\d{2,4}){2,4}|\d{4,5}[ ]\d{4,5}(?:[ ]\d)?)(?![\w-])"
     r"|(?:[A-Za-z]{2,4}[ ](?=\d{3}))?(?=[A-Za-z0-9/-]*(?:\.[A-Za-z0-9/-]*)?\d)[A-Za-z0-9](?:[A-Za-z0-9]|[-/.](?=[A-Za-z0-9])){2,30}"
     r"(?:[ ](?=[A-Za-z0-9]{0,3}\d)[A-Za-z0-9]{3,8}(?![\w-])){0,3})(?![\w-])"
 )
