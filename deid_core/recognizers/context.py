@@ -569,6 +569,11 @@ class NameRecognizer(RuleRecognizer):
                     cand = NameCandidate(cand.start, cand.end, Category.PATIENT, 0.9, "signoff")
             if rule == "signoff" and _CREDENTIAL_RE.match(rest) and _CREDENTIAL_RE.match(rest).group("sep").strip() == ",":
                 cand = NameCandidate(cand.start, cand.end, Category.DOCTOR, 0.85, "signoff_credential")
+            if rule == "title" and category is Category.PATIENT:
+                credential = _CREDENTIAL_RE.match(rest)
+                if credential and credential.group("sep").strip() == "," and credential.group("cred").upper() not in _AMBIGUOUS_CREDENTIALS:
+                    # "Mr Anand Rao-Whitely, FRACS": a surgeon's title, as British and Australian letters write it
+                    cand = NameCandidate(cand.start, cand.end, Category.DOCTOR, 0.96, "title_credential")
             if rule in ("doctor_cue", "signature", "signoff", "patient_inline", "self_intro", "from_header"):
                 rel = _RELATION_AFTER.match(rest)
                 if rel and rel.group("rel").lower() in _RELATION_SET:

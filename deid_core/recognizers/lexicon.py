@@ -90,7 +90,7 @@ CREDENTIALS: tuple[str, ...] = (
     "CRNP", "CPO", "LPO", "ATP", "RHIT", "RHIA", "CHT", "CRC", "CCRP", "ATC", "NNP", "CNP", "COTA", "PTA", "LMT", "RMA", "CCMA", "CPRS",
     "CHES", "CCM", "CTropMed", "DiMM", "CRNFA", "CST", "CSFA", "RCIS", "RDCS", "RPSGT", "CPPS", "CSW", "MSPT",
     "MB", "BCh", "BAO", "BChir", "MBBCh", "BMedSc", "FRACS", "FRCSI", "FRCGP", "DCH", "DRCOG", "DFSRH", "FANZCA", "FRANZCP",
-    "FACEM", "MMed", "CCFP", "FCFP", "FRCOG", "MRCOG", "FRCPath", "FRCPsych", "MRCPsych", "FFICM", "FCEM", "MRCEM", "FRCEM",
+    "FACEM", "MMed", "CCFP", "FCFP", "FRCOG", "MRCOG", "FRCPath", "FRCPsych", "MRCPsych", "FFICM", "FCEM", "MRCEM", "FRCEM", "CPTC",
 )  # fmt: skip
 
 DOCTOR_TITLES: tuple[str, ...] = ("Dr", "Drs", "Doctor", "Prof", "Professor", "Dra", "Doctora", "Dott")
