@@ -1067,3 +1067,79 @@ def test_role_headers_foreign_titles_and_places_in_name_lists_are_found(pipeline
 )
 def test_capitalised_clinical_runs_are_not_places(pipeline, text, phrase):
     assert not any(phrase in t or t in phrase for t in found(pipeline, text) if t.strip()), found(pipeline, text)
+
+
+@pytest.mark.parametrize(
+    "text,expected,category",
+    [
+        ("Country of birth: Ethiopia   Sex: F", "Ethiopia", Category.LOCATION),
+        ("Itinerary: Munich to Boise, one stop", "Munich", Category.LOCATION),
+        ("INFUSION SERVICE\nOkonjo-Reyes, Beatriz (dob 2/3/1961)", "Okonjo-Reyes, Beatriz", Category.PATIENT),
+        ("Source patient: THIBODEAUX, Gerald L.   MRN SC-5520871", "THIBODEAUX, Gerald L.", Category.PATIENT),
+        ("Screened by SGT L. Marroquin, 68W", "L. Marroquin", Category.DOCTOR),
+        ("RN night: T. Abernathy      RN eve: J. Castañeda", "T. Abernathy", Category.DOCTOR),
+        ("Double-checked with P. Lindqvist (RN) and F. Sadeghi (embryologist).", "F. Sadeghi", Category.DOCTOR),
+        ("Double-checked with P. Lindqvist (RN) and F. Sadeghi (embryologist).", "P. Lindqvist", Category.DOCTOR),
+        ("Harriet Vosburgh, CRNP    cc: chart", "Harriet Vosburgh", Category.DOCTOR),
+        ("Kind regards,\n\nMr Anand Rao-Whitely, FRACS\nOrthopaedic Surgeon", "Anand Rao-Whitely", Category.DOCTOR),
+        ("thanks for your patience.\n\nKelsey Dunford\nMedical Assistant II\n", "Kelsey Dunford", Category.DOCTOR),
+        ("From: Kelsey Dunford <kdunford@riverstone-health.example>\nSent: Monday", "Kelsey Dunford", Category.DOCTOR),
+        ("hip replaced in twenty nineteen by doctor ambrose", "ambrose", Category.DOCTOR),
+        ("GROUP HOME QUARTERLY\nResident: Kwame Asante-Boateng   DOB 1/9/1990", "Kwame Asante-Boateng", Category.PATIENT),
+        ("Client seen today (CRR-2024-1187) for week 4.", "CRR-2024-1187", Category.ID),
+        ("Units reserved: W0412 24 118832 for the morning.", "W0412 24 118832", Category.ID),
+        ("tablet hub IMEI 356938035643809 paired", "356938035643809", Category.ID),
+        ("Member # GSM 20 4471 09 on the card", "GSM 20 4471 09", Category.ID),
+        ("DOB 01/30/1948 (76 yrs)   Admit: 06/02/2024", "76 yrs", Category.AGE),
+        ("DOB 06/03/2022 (2 y 5 mo)   MRN 3318420", "2 y 5 mo", Category.AGE),
+        ("Eulalia Marchbanks, 84 years, DOB 3/30/1940", "84 years", Category.AGE),
+        ("CT A/P, MRN 7730215, 38F, RLQ pain x 18h", "38", Category.AGE),
+        ("| DUMITRESCU, RADU | 67/M | LAP R HEMICOLECTOMY |", "67", Category.AGE),
+        ("Newborn screen collected at 26 hours of age", "26 hours of age", Category.AGE),
+        ("Doğum Tarihi: 15.04.1972   Yaş: 52", "52", Category.AGE),
+        ("Daily alcohol, last drink 3/9. CIWA 9 on arrival.", "3/9", Category.DATE),
+        ("Dental list for next clinic 4/8.", "4/8", Category.DATE),
+        ("| Date | RN | Dressing |\n|---|---|---|\n| 10/01 | FW | changed |", "10/01", Category.DATE),
+        ("Location: 5 North, Rm 5112", "5 North, Rm 5112", Category.LOCATION),
+        ("| 4W-406 | pyelo, afebrile 24h |", "4W-406", Category.LOCATION),
+        ("Housing: C-Block, Cell 214", "C-Block, Cell 214", Category.LOCATION),
+        ("Sister, (412) 555-0186, Aliquippa, PA.", "Aliquippa, PA", Category.LOCATION),
+        ("seen at an urgent care in decatur two days ago", "decatur", Category.LOCATION),
+        ("last sync from 10.44.18.201.", "10.44.18.201", Category.WEB),
+        ("Podiatry consult to Cedar Fork CBOC.", "Cedar Fork CBOC", Category.HOSPITAL),
+        ("Nurse visit tomorrow via Coastal VNA.", "Coastal VNA", Category.HOSPITAL),
+        ("Follow-up: Port Ellery Heart & Vascular in 2 weeks", "Port Ellery Heart & Vascular", Category.HOSPITAL),
+        ("Surgeon: Dr. A. Kowal, Hudson Orthopaedic Group", "Hudson Orthopaedic Group", Category.HOSPITAL),
+        ("Labs at any St. Brendan's lab next week", "St. Brendan's", Category.HOSPITAL),
+        ("Lumpectomy done at Fairhaven General. Radiation next.", "Fairhaven General", Category.HOSPITAL),
+        ("Provider: TIDEWATER WOUND & HYPERBARIC CTR", "TIDEWATER WOUND & HYPERBARIC CTR", Category.HOSPITAL),
+    ],
+)
+def test_forms_from_the_fourth_rule_round_are_found(pipeline, text, expected, category):
+    assert any(t == expected and c is category for t, c in labelled(pipeline, text).items()), labelled(pipeline, text)
+
+
+@pytest.mark.parametrize(
+    "text,phrase",
+    [
+        ("Fall risk: HIGH (Morse 55). Bed alarm on.", "Morse"),
+        ("Dx: diabetic foot ulcer, Wagner 3 with osteomyelitis", "Wagner"),
+        ("2 blastocysts, Gardner grade 4AA and 3BB", "Gardner"),
+        ("A 14F Foley was placed without difficulty", "14"),
+        ("Exam: soft, TTP epigastrium, Murphy's negative.", "Murphy"),
+        ("Dr. Lamia Haddad, Consultant Obstetrician", "Obstetrician"),
+        ("NEW PATIENT CONSULTATION - REPRODUCTIVE ENDOCRINOLOGY", "REPRODUCTIVE ENDOCRINOLOGY"),
+        ("Greywater Rehabilitation Hospital - Seating Clinic", "Seating Clinic"),
+        ("Questions: Member Services 1-800-555-0134", "Member Services"),
+        ("Strength 4/5 in LUE, last dose 5/325, next step 2/3", "2/3"),
+        ("cell 503-555-0148.", "cell 503"),
+        ("Wt self-report 63.5 kg (was 64.2)", "63.5"),
+        ("0715 AM med pass - 14 campers", "AM med pass"),
+        ("Form MCSA-5875 completed; COVID-19 negative; HLA-B27 pending", "MCSA-5875"),
+        ("| 1100 | KWON, MIN-SEO | 54/F |\n- TURNOVER TARGET 35 MIN.", "MIN."),
+        ("Wife Mai speaks Vietnamese, interpreter line used.", "Vietnamese"),
+        ("Takes St. John's wort daily", "St. John"),
+    ],
+)
+def test_scales_headings_and_measurements_from_the_fourth_round_stay_unlabelled(pipeline, text, phrase):
+    assert not any(phrase in t or t in phrase for t in found(pipeline, text) if t.strip()), found(pipeline, text)
