@@ -492,6 +492,17 @@ def _age_cue_ok(text: str, m: re.Match[str]) -> bool:
     return not re.search(r"(?:gestational|bone|mental|developmental|corrected|post[- ]?menstrual)\s*$", before)
 
 
+#: what a French-gauge size is written against: "14F Foley", "8F sheath"
+_GAUGE_AFTER = re.compile(
+    r"[ \t]*(?:Foley|sheath|catheter|cath|chest|tube|NG|OG|NGT|drain|trach|Fr\b|french|coud[eé]|introducer|dilator|stent|JP|Blake|pigtail|suction|feeding|Dobhoff|rectal)",
+    _I,
+)
+
+
+def _age_sex_ok(text: str, m: re.Match[str]) -> bool:
+    return _age_value_ok(text, m) and not _GAUGE_AFTER.match(text, m.end() + 1)
+
+
 _AGE_RULES: tuple[PatternRule, ...] = (
     PatternRule(
         "years_old",
@@ -556,7 +567,7 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         ),
         score=0.7,
         group="v",
-        accept=lambda text, m: _age_value_ok(text, m) and not _GAUGE_AFTER.match(text, m.end() + 1),
+        accept=_age_sex_ok,
     ),
 )
 
@@ -655,17 +666,6 @@ _AGE_RULES = _AGE_RULES + (
 
 
 _DATE_BEFORE = re.compile(r"(?:\d{1,4}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}[ \t-]+[A-Za-z]{3,9}\.?[ \t-]+\d{4}|[A-Za-z]{3,9}\.?[ \t]+\d{1,2},?[ \t]+\d{4})[ \t]*\Z")
-#: what a French-gauge size is written against: "14F Foley", "8F sheath"
-_GAUGE_AFTER = re.compile(
-    r"[ \t]*(?:Foley|sheath|catheter|cath|chest|tube|NG|OG|NGT|drain|trach|Fr\b|french|coud[eé]|introducer|dilator|stent|JP|Blake|pigtail|suction|feeding|Dobhoff|rectal)",
-    _I,
-)
-
-
-def _age_sex_ok(text: str, m: re.Match[str]) -> bool:
-    return _age_value_ok(text, m) and not _GAUGE_AFTER.match(text, m.end() + 1)
-
-
 _AGE_RULES = _AGE_RULES + (
     # "DOB 01/30/1948 (76 yrs)", "b. 14.02.1988 (36 J.)", "DOB 3/2/2005 (19)", "born 23.06.1961, 63 years.", "(2 y 5 mo)":
     # the age written right after a birth date
