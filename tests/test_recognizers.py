@@ -1115,7 +1115,7 @@ def test_capitalised_clinical_runs_are_not_places(pipeline, text, phrase):
         ("Provider: TIDEWATER WOUND & HYPERBARIC CTR", "TIDEWATER WOUND & HYPERBARIC CTR", Category.HOSPITAL),
     ],
 )
-def test_forms_from_the_fourth_rule_round_are_found(pipeline, text, expected, category):
+def test_forms_from_the_sixth_rule_round_are_found(pipeline, text, expected, category):
     assert any(t == expected and c is category for t, c in labelled(pipeline, text).items()), labelled(pipeline, text)
 
 
@@ -1141,5 +1141,5 @@ def test_forms_from_the_fourth_rule_round_are_found(pipeline, text, expected, ca
         ("Takes St. John's wort daily", "St. John"),
     ],
 )
-def test_scales_headings_and_measurements_from_the_fourth_round_stay_unlabelled(pipeline, text, phrase):
+def test_scales_headings_and_measurements_from_the_sixth_round_stay_unlabelled(pipeline, text, phrase):
     assert not any(phrase in t or t in phrase for t in found(pipeline, text) if t.strip()), found(pipeline, text)
