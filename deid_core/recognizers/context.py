@@ -38,6 +38,7 @@ from deid_core.recognizers.lexicon import (
     CREDENTIALS,
     DOCTOR_TITLES,
     NAME_PARTICLES,
+    NUMBERED_BEFORE_PLACE,
     PATIENT_TITLES,
     RANKS,
     RELATIONS,
@@ -160,7 +161,7 @@ _RELATION_AFTER = re.compile(
 _AMBIGUOUS_CREDENTIALS = frozenset({"DO", "PT", "OT", "MA", "MS", "PA", "OD", "RD", "SW", "PAC", "CRT", "PTA", "CST", "CHT", "CRC", "RMA", "ATP"})
 _STATE_CREDENTIALS = frozenset({"PA", "MA", "MS", "MD", "DO"})
 _NUMBERED_PLACE_BEFORE = re.compile(
-    r"(?:#[ \t]*\d{1,6}|\b(?:Suite|Ste|Unit|Store)\.?[ \t]*#?[ \t]*\w{1,6}|\d{3}[-. ]\d{4}|\b(?:from|(?:lives|living|resides)[ \t]+in|near))"
+    rf"(?:{NUMBERED_BEFORE_PLACE}|\b(?:from|(?:lives|living|resides)[ \t]+in|near))"
     r"[ \t]*,?[ \t]*[A-Z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*)?$",
     re.IGNORECASE,
 )
@@ -899,9 +900,10 @@ class NameRecognizer(RuleRecognizer):
         lex = self.lexicon
         out = []
         for c in found:
-            head = _SURNAME_BEFORE.search(text, max(0, c.start - 60), c.start)
-            first = text[c.start : c.end].split()[0] if c.end > c.start else ""
-            if c.category in (Category.PATIENT, Category.DOCTOR) and head and lex.is_first(first.strip(".,")):
+            first = text[c.start : c.end].split()[0].strip(".,")
+            named = c.category in (Category.PATIENT, Category.DOCTOR) and lex.is_first(first)
+            head = named and _SURNAME_BEFORE.search(text, max(0, c.start - 60), c.start)
+            if head:
                 words = re.split(r"[ \t-]+", head.group("sur"))
                 plain = [w for w in words if w.lower() not in NAME_PARTICLES]
                 if any(lex.is_last(w.strip("'’")) for w in plain) and not any(
@@ -918,7 +920,7 @@ class NameRecognizer(RuleRecognizer):
         spans = sorted(out, key=lambda c: (c.start, -c.end))
         kept: list[NameCandidate] = []
         for c in spans:
-            if kept and kept[-1].start <= c.start and c.end <= kept[-1].end and c.category is kept[-1].category and c.rule in GUESS_RULES | {"propagation"}:
+            if kept and kept[-1].start <= c.start and c.end <= kept[-1].end and c.category is kept[-1].category and c.rule in GUESS_RULES:
                 continue
             kept.append(c)
         return kept
@@ -1052,6 +1054,7 @@ _PLACE_GENERAL = re.compile(
     r"\b(?:at|to|from|in|via)[ \t]+(?P<name>(?:[A-Z][a-z]+[ \t]+){1,2}General)\b"
     r"(?![ \t]+(?:[A-Z]|surgery|medicine|anesthesia|practice|pediatrics|hospital|medical|health))"
 )
+_NOT_A_HOSPITAL_GENERAL = frozenset({"Attorney", "Surgeon", "Consul", "Secretary"})
 #: "St. Brendan's", "ST COLUMBA REGIONAL", "Saint Luke's Health": a saint's name that a facility bears
 _SAINT_FACILITY = re.compile(
     r"(?<![\w.-])(?:St|ST|Saint|SAINT|Ste)\.?[ \t]+(?P<name>[A-Z][A-Za-z]{2,}(?:['’]s)?)"
@@ -1234,7 +1237,7 @@ class FacilityRecognizer(RuleRecognizer):
                 out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_saint"))
         for m in _PLACE_GENERAL.finditer(text):
             head = m.group("name").split()[0]
-            if not (lex.is_stop(head) or lex.is_common_word(head, strict=True) or head in ("Attorney", "Surgeon", "Consul", "Secretary")):
+            if not (lex.is_stop(head) or lex.is_common_word(head, strict=True) or head in _NOT_A_HOSPITAL_GENERAL):
                 out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/general"))
         for m in _SAINT_FACILITY.finditer(text):
             if _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name")):

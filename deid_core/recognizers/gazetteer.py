@@ -353,13 +353,14 @@ class GazetteerRecognizer(RuleRecognizer):
 
     def _lowercase_place_ok(self, text: str, hit: GazetteerHit) -> bool:
         """``lives in stone mountain``, ``drove in from fergus falls``: a place typed in lowercase, after a place cue."""
-        if not _LOWER_PLACE_CUE.search(text[max(0, hit.start - 30) : hit.start]):
+        before = text[max(0, hit.start - 30) : hit.start]
+        if not _LOWER_PLACE_CUE.search(before):
             return False
         lex = self.lexicon
         words = [w for w in _TOKEN.findall(text[hit.start : hit.end]) if w not in _MINOR_WORDS]
         if not words or len("".join(words)) < 4 or followed_by_eponym_trigger(text, hit.end):
             return False
-        if len(words) >= 2 and _LOWER_HOME_CUE.search(text[max(0, hit.start - 30) : hit.start]):
+        if len(words) >= 2 and _LOWER_HOME_CUE.search(before):
             return not any(lex.is_stop(w) for w in words)  # "lives in stone mountain": a listed town of ordinary words
         return all(not lex.is_common_word(w) and not lex.is_stop(w) and lex.census_share(w) < 1e-5 for w in words)
 

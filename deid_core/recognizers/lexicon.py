@@ -77,6 +77,10 @@ AMBIGUOUS_STATE_ABBRS: frozenset[str] = frozenset(
     {"MD", "PA", "MA", "MS", "ME", "IN", "OR", "OK", "HI", "DE", "CO", "LA", "AL", "ID", "CT", "NC", "MO", "OH", "VA", "GA", "SC", "DC", "AS", "PR", "MT", "MN", "NE"}
 )
 
+#: what stands before a town whose "PA" or "MD" is its state, not a credential: a store or suite number,
+#: a telephone ("CVS #2231, Scranton, PA", "(412) 555-0186, Aliquippa, PA"); a regex fragment
+NUMBERED_BEFORE_PLACE = r"#[ \t]*\d{1,6}|\b(?:Suite|Ste|Unit|Store)\.?[ \t]*#?[ \t]*\w{1,6}|\d{3}[-. ]\d{4}"
+
 CREDENTIALS: tuple[str, ...] = (
     "MD", "M.D.", "DO", "D.O.", "RN", "R.N.", "NP", "PA-C", "PA", "CNM", "CRNA", "DPM", "PhD", "Ph.D.",
     "PharmD", "LCSW", "LICSW", "MSW", "DPT", "PT", "OTR/L", "OTR", "OT", "DDS", "DMD", "FNP-BC", "FNP-C",
@@ -101,7 +105,7 @@ PATIENT_TITLES: tuple[str, ...] = (
 #: military and police ranks written before a name; they are not part of it and say nothing of its role
 RANKS: frozenset[str] = frozenset(
     """PVT PFC SPC CPL SGT SSG SFC MSG 1SG SGM CSM LCpl Cpl Sgt SSgt GySgt MSgt Pvt Spc LT 1LT 2LT Lt CPT Capt MAJ Maj LTC
-    COL Col CDR LCDR Cdr Cmdr Ens ENS HM HM1 HM2 HM3 HN HA PO1 PO2 PO3 CPO SrA SSgt TSgt Amn A1C Cpt Insp Det Sgt.""".split()
+    COL Col CDR LCDR Cdr Cmdr Ens ENS HM HM1 HM2 HM3 HN HA PO1 PO2 PO3 CPO SrA TSgt Amn A1C Cpt Insp Det""".split()
 )
 
 

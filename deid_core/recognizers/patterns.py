@@ -23,6 +23,7 @@ from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.lexicon import (
     AMBIGUOUS_REGIONS,
     AMBIGUOUS_STATE_ABBRS,
+    NUMBERED_BEFORE_PLACE,
     REGIONS,
     STATE_ABBRS,
     STATES,
@@ -1187,7 +1188,7 @@ _ROAD_NUMBER = re.compile(r"(?:(?<=Road)|(?<=Route)|(?<=Highway))[ \t]+\d{1,4}[A
 _ZIP_LABELLED = re.compile(rf"\b(?:zip|zip[ \t]*code|postal[ \t]*code|zipcode)\b[ \t]*[:#]?[ \t]*(?P<zip>{_ZIP})", _I)
 #: the ward or block written before a room: "5 North, Rm 5112", "Neuro ICU Bed 14", "C-Block, Cell 214", "6 East Tele, Rm 614-B"
 _ROOM_WARD = (
-    r"(?-i:(?:\d{1,2}[ \t]?(?:North|South|East|West|N|S|E|W)(?:[ \t]+[A-Z][a-z]+)?|[A-Z]-(?:Unit|Block|Pod|Wing|Wing)"
+    r"(?-i:(?:\d{1,2}[ \t]?(?:North|South|East|West|N|S|E|W)(?:[ \t]+[A-Z][a-z]+)?|[A-Z]-(?:Unit|Block|Pod|Wing)"
     r"|(?:(?:Neuro|Cardiac|Surgical|Medical|Pediatric|Paediatric|Burn|Trauma|Cardiothoracic)[ \t]+)?(?:ICU|CCU|PACU|NICU|PICU|MICU|SICU|CVICU|HDU)"
     r"|[A-Z][a-z]+[ \t]+Hall)[ \t]*,?[ \t]*)?"
 )
@@ -1207,8 +1208,7 @@ _DOSE_WORD = re.compile(
     _I,
 )
 _CREDENTIAL_LIKE = frozenset({"MD", "PA", "MA", "MS", "DO", "RN", "NP", "OT", "PT"})
-#: "CVS #2231, Scranton, PA", "(412) 555-0186, Aliquippa, PA": a number before the place makes "PA" its state
-_NUMBERED_BEFORE = re.compile(r"(?:#[ \t]*\d{1,6}|\b(?:Suite|Ste|Unit|Store)\.?[ \t]*#?[ \t]*\w{1,6}|\d{3}[-. ]\d{4})[ \t]*,[ \t]*$", _I)
+_NUMBERED_BEFORE = re.compile(rf"(?:{NUMBERED_BEFORE_PLACE})[ \t]*,[ \t]*$", _I)
 _PLACE_CUE = re.compile(
     r"\b(?:in|from|to|near|of|at|lives|living|live|resides|residing|moved|born|visiting|relocated|transferred)[ \t]*$", _I
 )

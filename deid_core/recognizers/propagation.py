@@ -141,7 +141,6 @@ class Propagator:
             word = max(re.findall(r"[^\W\d_]+", surface) or [surface], key=len)
             if surface.isupper() and len(word) <= 3 and not titled:
                 return False  # "MIN" of "KWON, MIN-SEO" is not the "35 MIN" of a turnover target
-
             if lex.is_stop(word) and not titled:
                 # a patient named Will: "see Will next week", never "Will follow up" or "WILL"
                 title_case = word[:1].isupper() and word[1:].islower()
