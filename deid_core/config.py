@@ -66,6 +66,9 @@ class AnonymizerConfig(_Strict):
     fpe_mode: Literal["ff1", "ff3-1"] = "ff1"
     fpe_alphabet: Literal["per-class", "radix62"] = "per-class"
     age_cap: Literal["89", "90+"] = "89"
+    age_decade: Literal["90s", "80s"] | None = Field(
+        default=None, description='A decade of 90 or more ("in her 90s"); default "90s" under the "90+" cap, else "80s".'
+    )
     mask_format: str = "[{category}]"
     strategies: dict[Category, str] = Field(default_factory=lambda: dict(DEFAULT_STRATEGIES))
 
