@@ -8,12 +8,20 @@ character that any recognizer flagged is left out of the result:
 
 * One category in the cluster: the spans unite (highest score kept, every
   recognizer's name kept in ``source``, joined with ``+``).
-* Several categories: one category wins the whole union.
+* Several categories: one category wins the whole union, and the union
+  takes the strongest replacement among them.  A *kept* category
+  (:data:`KEPT_CATEGORIES`: AGE, whose ages of 89 or less stay as written)
+  never wins a cluster that holds another category, since its strategy
+  would pass the other spans' text through.
 
   1. If some spans cover the whole cluster by themselves, the winner is
      among them, the highest-scoring first.  The broader reading is the one
      to keep: a hospital named after a person (``St. Mary's Hospital``), a
-     city inside an address, a name inside an email address.
+     city inside an address, a name inside an email address.  Score never
+     overrides precedence between a person and a place: when a PATIENT or
+     DOCTOR span covers the cluster, a covering place span does not win it
+     by score (``Georgia`` read as a state and as a patient's name stays a
+     name).
   2. Otherwise, if the spans of some categories together cover the cluster
      without a gap (a street and a ``City, ST ZIP`` that overlap it), the
      winner is among those categories.
@@ -38,7 +46,12 @@ from collections.abc import Iterable, Sequence
 
 from deid_core.spans import PRECEDENCE, Category, Span
 
-__all__ = ["resolve", "merge_adjacent", "join_sources"]
+__all__ = ["KEPT_CATEGORIES", "resolve", "merge_adjacent", "join_sources"]
+
+#: Categories whose strategy may leave a value as written (ages of 89 or less).
+KEPT_CATEGORIES: frozenset[Category] = frozenset({Category.AGE})
+_PEOPLE = frozenset({Category.PATIENT, Category.DOCTOR})
+_PLACES = frozenset({Category.HOSPITAL, Category.LOCATION})
 
 
 def join_sources(spans: Iterable[Span]) -> str:
@@ -66,12 +79,17 @@ def _resolve_cluster(members: list[Span], start: int, end: int, rank: dict[Categ
     if len(categories) == 1:
         winner = members[0].category
     else:
-        covering = [s for s in members if s.start == start and s.end == end]
+        contenders = [s for s in members if s.category not in KEPT_CATEGORIES]
+        covering = [s for s in contenders if s.start == start and s.end == end]
+        covering_categories = {s.category for s in covering}
+        if covering_categories & _PEOPLE and covering_categories & _PLACES:
+            covering = [s for s in covering if s.category not in _PLACES]
         if covering:
             best = max(s.score for s in covering)
             pool = {s.category for s in covering if s.score == best}
         else:
-            pool = {c for c in categories if _covers(members, c, start, end)} or categories
+            candidates = {s.category for s in contenders}
+            pool = {c for c in candidates if _covers(contenders, c, start, end)} or candidates
         winner = min(pool, key=lambda c: rank.get(c, len(rank)))
     score = max(s.score for s in members if s.category is winner)
     return Span(start, end, winner, score=score, source=join_sources(members))

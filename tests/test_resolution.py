@@ -134,3 +134,41 @@ def test_merge_never_joins_different_categories_or_distant_spans():
     text = "12 Elm St and Mercy Hospital, 01970"
     spans = [Span(0, 9, L), Span(14, 28, H), Span(30, 35, L)]
     assert merge_adjacent(spans, text) == spans
+
+
+A = Category.AGE
+
+
+def test_age_never_wins_a_cluster_with_a_name_it_overlaps():
+    # "72 yo Maria Lopez here": AGE[0,14) + PATIENT[6,17)
+    out = resolve([Span(0, 14, A, 0.9, "age"), Span(6, 17, P, 0.8, "names")])
+    assert out == [Span(0, 17, P, 0.8, "age+names")]
+
+
+def test_age_covering_an_id_loses_it_to_the_id():
+    # "age 72 MRN 00123456": AGE over the whole text, ID on the number
+    out = resolve([Span(0, 19, A, 0.9, "age"), Span(11, 19, Category.ID, 0.5, "id")])
+    assert [(s.start, s.end, s.category) for s in out] == [(0, 19, Category.ID)]
+
+
+def test_age_covering_a_date_loses_it_to_the_date():
+    # "72 yo on 03/14/2019"
+    out = resolve([Span(0, 19, A, 0.95, "age"), Span(9, 19, D, 0.5, "date")])
+    assert out[0].category is D
+
+
+def test_a_higher_scored_place_does_not_outrank_a_name_covering_the_same_text():
+    # "Georgia Smith": Georgia read as a state (0.9) and as the patient's given name (0.5)
+    out = resolve([Span(0, 7, L, 0.9, "state"), Span(0, 7, P, 0.5, "names"), Span(8, 13, P, 0.8, "names")])
+    assert [(s.start, s.end, s.category) for s in out] == [(0, 7, P), (8, 13, P)]
+    out = resolve([Span(0, 13, H, 0.95, "facility"), Span(0, 13, Category.DOCTOR, 0.4, "names")])
+    assert out[0].category is Category.DOCTOR
+
+
+@settings(max_examples=300, deadline=None)
+@given(spans_strategy)
+def test_a_kept_category_wins_only_clusters_of_its_own(spans):
+    for s in resolve(spans):
+        members = {m.category for m in spans if m.start < s.end and s.start < m.end}
+        if s.category is A:
+            assert members == {A}

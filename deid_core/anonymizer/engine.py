@@ -2,7 +2,10 @@
 
 Overlapping spans are first united into one region by
 :func:`deid_core.resolution.resolve`, which types it by the documented
-precedence, so no character of either survives.  Any error while replacing a region
+precedence, so no character of either survives.  As a last guard, a region
+whose replacement would keep a word of a span of another category, or keep
+the region as written when it holds another category's span, is masked.
+Any error while replacing a region
 masks it with a typed placeholder and records the error class, never the
 original text.  A note with dates to shift and no patient id is an error
 for the whole note, not a random offset.
@@ -10,6 +13,7 @@ for the whole note, not a random offset.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -21,12 +25,20 @@ from deid_core.anonymizer.fpe import IdCipher
 from deid_core.anonymizer.hashing import OpaqueHasher
 from deid_core.config import AnonymizerConfig
 from deid_core.keys import Purpose, StudyKey
-from deid_core.resolution import resolve
+from deid_core.resolution import KEPT_CATEGORIES, resolve
 from deid_core.spans import Category, Span, SpanError, validate_spans
 
 
 class AnonymizationError(ValueError):
     """The note cannot be anonymized at all; nothing of it is written."""
+
+
+class ForeignTextKept(ValueError):
+    """A region's replacement kept text that a span of another category marks."""
+
+
+#: Words compared by the overlap guard: three or more letters or digits.
+_WORD = re.compile(r"[^\W_]{3,}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +93,20 @@ def _regions(spans: tuple[Span, ...]) -> list[_Region]:
     for i, span in enumerate(spans):
         members[bisect_right(starts, span.start) - 1].append(i)
     return [_Region(m.start, m.end, m.category, tuple(idx)) for m, idx in zip(merged, members)]
+
+
+def _foreign(region: _Region, spans: tuple[Span, ...]) -> list[Span]:
+    """The spans of ``region`` of another category than the one it was replaced as, kept ones aside."""
+    return [
+        spans[i]
+        for i in region.members
+        if spans[i].category is not region.category and spans[i].category not in KEPT_CATEGORIES
+    ]
+
+
+def _keeps_foreign_text(text: str, foreign: list[Span], surrogate: str) -> bool:
+    kept = set(_WORD.findall(surrogate.casefold()))
+    return any(w in kept for s in foreign for w in _WORD.findall(s.text_in(text).casefold()))
 
 
 class Anonymizer:
@@ -143,9 +169,10 @@ class Anonymizer:
             return lambda text: self._hasher(text, entity=entity)
         if category is Category.DATE:
             days = self.patient_offset(note.patient_id or "")
-            return lambda text: self.date_shifter.shift(text, days)
+            style = self.date_shifter.note_style(s.text_in(note.text) for s in note.spans if s.category is Category.DATE)
+            return lambda text: self.date_shifter.shift(text, days, style)
         if category is Category.AGE:
-            return lambda text: cap_age(text, self.config.age_cap)
+            return lambda text: cap_age(text, self.config.age_cap, self.config.age_decade)
         if category in (Category.ID, Category.PHONE):
             return lambda text: self._ids.encrypt(text, entity=entity)
         if category in (Category.PATIENT, Category.DOCTOR):
@@ -189,8 +216,11 @@ class Anonymizer:
                 surrogate = self._replacer(region.category, strategy, note)(original)
                 if not isinstance(surrogate, str) or not surrogate:
                     raise ValueError("strategy returned no text")
-                if surrogate == original and not self._may_keep(region.category, strategy, original):
+                foreign = _foreign(region, spans)
+                if surrogate == original and (foreign or not self._may_keep(region.category, strategy, original)):
                     raise ValueError("strategy returned the original text")
+                if foreign and _keeps_foreign_text(note.text, foreign, surrogate):
+                    raise ForeignTextKept(f"the {region.category.value} replacement kept text of an overlapping span")
             except Exception as exc:  # fail closed: whatever went wrong, the original never passes
                 masked_because = type(exc).__name__
                 surrogate = self.mask(region.category)
