@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from deid_core.recognizers.base import NoteContext, RecognizerError
+from deid_core.recognizers.known import KnownIdentifierRecognizer, known_wins
 from deid_core.recognizers.plausibility import PlausibilityCheck, unite_with_rules
 from deid_core.recognizers.pipeline import MIX_KINDS, DetectConfig, DetectConfigError, RulesPipeline, build_default_pipeline
 from deid_core.recognizers.propagation import BatchNote, propagate_batch
@@ -103,6 +104,8 @@ class MixedDetector:
     notice: str | None = None
     name: str = field(init=False)
     check: PlausibilityCheck = field(default_factory=PlausibilityCheck)
+    #: the patients' known identifiers; their spans win over every member's (docs/known.md)
+    known: KnownIdentifierRecognizer | None = None
 
     def __post_init__(self) -> None:
         if not self.members:
@@ -144,7 +147,16 @@ class MixedDetector:
         found = propagate_batch(list(notes), detect, refine) if self.finisher.propagate else [
             detect(n, NoteContext(n.id, n.patient_id)) for n in notes
         ]
-        return [failures.get(i, spans) for i, spans in enumerate(found)]
+        return [failures.get(i) or self._with_known(notes[i], spans) for i, spans in enumerate(found)]
+
+    def _with_known(self, note: BatchNote, spans: list[Span]) -> NoteSpans:
+        """Known identifiers win last, so no join, arbiter or resolution step can drop them."""
+        if self.known is None:
+            return spans
+        try:
+            return known_wins(note.text, spans, self.known.analyze(note.text, context=NoteContext(note.id, note.patient_id)))
+        except Exception as exc:  # noqa: BLE001 - fail closed: the note fails, never goes out without its floor
+            return RecognizerError(f"recognizer 'known' failed: {type(exc).__name__}: {exc}")
 
     def detect_batch(self, notes: Sequence[BatchNote]) -> list[NoteSpans]:
         return self.combine(notes, self.member_spans(notes))
