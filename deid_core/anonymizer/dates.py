@@ -60,7 +60,21 @@ import operator
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from typing import Literal
+from functools import lru_cache
+from typing import Iterable, Literal
+
+from deid_core.anonymizer.date_formats import (
+    MONTH_SCHEMES,
+    WEEKDAY_SCHEMES,
+    DateForm,
+    Evidence,
+    Names,
+    NoteStyle,
+    index_of,
+    month_schemes,
+    spell,
+    weekday_schemes,
+)
 
 __all__ = [
     "DateParseError",
@@ -100,22 +114,14 @@ def patient_offset_days(subkey: bytes, patient_id: str) -> int:
 
 # -- names --------------------------------------------------------------------
 
-_MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
-_MONTH_ABBR = tuple(name[:3] for name in _MONTHS)
-_MONTH_VARIANTS = {"sept": 8}
-_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
-_WEEKDAY_ABBR = tuple(name[:3] for name in _WEEKDAYS)
-_WEEKDAY_VARIANTS = {"tues": 1, "weds": 2, "thur": 3, "thurs": 3}
 
 
-def _alternation(*names: str) -> str:
-    return "|".join(sorted(set(names), key=len, reverse=True))
+def _alternation(schemes: dict[str, tuple[str, ...]]) -> str:
+    return "|".join(sorted({w for words in schemes.values() for w in words}, key=len, reverse=True))
 
 
-_MON = rf"(?P<mon>{_alternation(*_MONTHS, *_MONTH_ABBR, *_MONTH_VARIANTS)})"
-_WD = rf"(?P<wd>{_alternation(*_WEEKDAYS, *_WEEKDAY_ABBR, *_WEEKDAY_VARIANTS)})"
+_MON = rf"(?P<mon>{_alternation(MONTH_SCHEMES)})"
+_WD = rf"(?P<wd>{_alternation(WEEKDAY_SCHEMES)})"
 
 # -- patterns -----------------------------------------------------------------
 
@@ -138,50 +144,60 @@ Granularity = Literal["day", "month", "year"]
 @dataclass(frozen=True, slots=True)
 class _Pattern:
     regex: re.Pattern[str]
-    granularity: Granularity
+    family: str  # styles whose dates settle each other's open choices (see date_formats)
+    granularity: Granularity = "day"
     has_year: bool = True
-    pad_default: bool = True  # for a 2-digit field >= 10, whose padding the text does not show
+    names: Names = "abbr"  # which spelling an ambiguous month word takes by default
+    pad_default: bool | None = True  # for a 2-digit field >= 10, whose padding the text does not show
 
 
-def _p(source: str, granularity: Granularity = "day", *, has_year: bool = True, pad: bool = True) -> _Pattern:
-    return _Pattern(re.compile(source, re.IGNORECASE), granularity, has_year, pad)
+def _p(
+    source: str,
+    family: str,
+    granularity: Granularity = "day",
+    *,
+    has_year: bool = True,
+    names: Names = "abbr",
+    pad: bool | None = True,
+) -> _Pattern:
+    return _Pattern(re.compile(source, re.IGNORECASE), family, granularity, has_year, names, pad)
 
 
 # Tried in order; the first full match decides.  Groups ``a``/``b`` are the two
 # numeric fields whose order (month/day) is resolved at parse time.
 _PATTERNS: tuple[_Pattern, ...] = (
     # year first: 2019-03-04, 2019/03/04, 2019.03.04, with an optional time
-    _p(rf"{_WEEKDAY}{_Y4}(?P<s>[-/.]){_M}(?P=s){_D}{_TIME}"),
+    _p(rf"{_WEEKDAY}{_Y4}(?P<s>[-/.]){_M}(?P=s){_D}{_TIME}", "year-first"),
     # compact 20190304
-    _p(r"(?P<y>[0-9]{4})(?P<m>[0-9]{2})(?P<d>[0-9]{2})"),
+    _p(r"(?P<y>[0-9]{4})(?P<m>[0-9]{2})(?P<d>[0-9]{2})", "compact"),
     # numeric, order resolved: 3/4/2019, 03-04-19, 04.03.2019, with an optional time
-    _p(rf"{_WEEKDAY}(?P<a>[0-9]{{1,2}})(?P<s>[-/.])(?P<b>[0-9]{{1,2}})(?P=s){_Y}{_TIME}"),
+    _p(rf"{_WEEKDAY}(?P<a>[0-9]{{1,2}})(?P<s>[-/.])(?P<b>[0-9]{{1,2}})(?P=s){_Y}{_TIME}", "numeric"),
     # 2019-Mar-03
-    _p(rf"{_WEEKDAY}{_Y4}(?P<s>[-/ ]){_MON}(?P=s){_D}{_TIME}"),
+    _p(rf"{_WEEKDAY}{_Y4}(?P<s>[-/ ]){_MON}(?P=s){_D}{_TIME}", "joined-name"),
     # 03-Mar-2019, 3-MAR-19, 03/Mar/2019, 03Mar2019
-    _p(rf"{_WEEKDAY}{_D}(?P<s>[-/]?){_MON}(?P=s){_Y}{_TIME}"),
+    _p(rf"{_WEEKDAY}{_D}(?P<s>[-/]?){_MON}(?P=s){_Y}{_TIME}", "joined-name"),
     # March 3, 2019 / Mar. 3 2019 / March 3rd, 2019 / Monday, March 4, 2019
-    _p(rf"{_WEEKDAY}{_MON}\.?\s+{_DO}{_YSEP}{_Y}{_TIME}", pad=False),
+    _p(rf"{_WEEKDAY}{_MON}\.?\s+{_DO}{_YSEP}{_Y}{_TIME}", "month-first", names="by-padding", pad=None),
     # 3 March 2019 / 3rd of March, 2019 / the 3rd of March 2019
-    _p(rf"{_WEEKDAY}(?:the\s+)?{_DO}(?:\s+of)?\s+{_MON}\.?{_YSEP}{_Y}{_TIME}", pad=False),
+    _p(rf"{_WEEKDAY}(?:the\s+)?{_DO}(?:\s+of)?\s+{_MON}\.?{_YSEP}{_Y}{_TIME}", "day-first", names="full", pad=False),
     # month-year: March 2019, Mar. 2019, March, 2019
-    _p(rf"{_MON}\.?,?\s+{_Y4}", "month"),
+    _p(rf"{_MON}\.?,?\s+{_Y4}", "month-first", "month", names="by-padding", pad=None),
     # month-year: Mar-19, Mar '19, Mar-2019, Mar/19
-    _p(rf"{_MON}(?:[-/]|\s*'){_Y}", "month"),
+    _p(rf"{_MON}(?:[-/]|\s*'){_Y}", "joined-name", "month"),
     # month-year: 03/2019, 3-2019, 03.2019
-    _p(rf"{_M}(?P<s>[-/.]){_Y4}", "month"),
+    _p(rf"{_M}(?P<s>[-/.]){_Y4}", "numeric", "month"),
     # year-month: 2019-03, 2019/03
-    _p(rf"{_Y4}(?P<s>[-/]){_M}", "month"),
+    _p(rf"{_Y4}(?P<s>[-/]){_M}", "year-first", "month"),
     # month-day: 3/4 (order resolved)
-    _p(rf"{_WEEKDAY}(?P<a>[0-9]{{1,2}})/(?P<b>[0-9]{{1,2}})", has_year=False, pad=False),
+    _p(rf"{_WEEKDAY}(?P<a>[0-9]{{1,2}})/(?P<b>[0-9]{{1,2}})", "numeric", has_year=False, pad=False),
     # month-day: 03-Mar
-    _p(rf"{_WEEKDAY}{_D}-{_MON}", has_year=False),
+    _p(rf"{_WEEKDAY}{_D}-{_MON}", "joined-name", has_year=False),
     # month-day: March 3 / Mar 3rd / Monday, March 4
-    _p(rf"{_WEEKDAY}{_MON}\.?\s+{_DO}", has_year=False, pad=False),
+    _p(rf"{_WEEKDAY}{_MON}\.?\s+{_DO}", "month-first", has_year=False, names="by-padding", pad=None),
     # month-day: 3 March / the 3rd of March
-    _p(rf"{_WEEKDAY}(?:the\s+)?{_DO}(?:\s+of)?\s+{_MON}\.?", has_year=False, pad=False),
+    _p(rf"{_WEEKDAY}(?:the\s+)?{_DO}(?:\s+of)?\s+{_MON}\.?", "day-first", has_year=False, names="full", pad=False),
     # year only
-    _p(r"(?P<y>[12][0-9]{3})", "year"),
+    _p(r"(?P<y>[12][0-9]{3})", "year", "year"),
 )
 
 _FIELD_GROUPS = ("wd", "a", "b", "y", "m", "d", "sfx", "mon", "time")
@@ -214,45 +230,46 @@ def _ordinal(day: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Field:
-    """One rendered component; ``token`` is the text as written."""
+    """One component as written; what its token leaves open is settled by a :class:`DateForm`."""
 
     kind: str  # y m d sfx mon wd time
     token: str
-    padded: bool = False
-    abbreviated: bool = False
     index: int = -1  # month (0-11) or weekday (0-6) of the token
 
-    def render(self, value: date) -> str:
+    @property
+    def shown_padding(self) -> bool | None:
+        """A leading 0 pads, a single digit does not, and "12" shows neither."""
+        if len(self.token) == 1:
+            return False
+        return True if self.token.startswith("0") else None
+
+    def render(self, value: date, form: DateForm) -> str:
         if self.kind == "y":
             return f"{value.year % 100:02d}" if len(self.token) == 2 else f"{value.year:04d}"
         if self.kind in ("m", "d"):
             number = value.month if self.kind == "m" else value.day
-            return f"{number:02d}" if self.padded else str(number)
+            padded = form.pad_m if self.kind == "m" else form.pad_d
+            return f"{number:02d}" if padded else str(number)
         if self.kind == "sfx":
-            suffix = _ordinal(value.day)
-            return self.token if suffix == self.token.lower() else _recase(suffix, _case_of(self.token))
+            return _recase(_ordinal(value.day), _case_of(self.token))
         if self.kind in ("mon", "wd"):
             index = value.month - 1 if self.kind == "mon" else value.weekday()
-            if index == self.index:  # keeps variants such as "Sept" or "Tues" as written
-                return self.token
-            full, abbr = (_MONTHS, _MONTH_ABBR) if self.kind == "mon" else (_WEEKDAYS, _WEEKDAY_ABBR)
-            word = abbr[index] if self.abbreviated else full[index]
-            return _recase(word, _case_of(self.token))
+            scheme = form.month if self.kind == "mon" else form.weekday
+            return _recase(spell(self.kind, scheme, index), _case_of(self.token))  # type: ignore[arg-type]
         return self.token  # time of day: kept as written
 
-    @property
-    def label(self) -> str:
+    def label(self, form: DateForm) -> str:
         if self.kind == "y":
             return "YY" if len(self.token) == 2 else "YYYY"
         if self.kind in ("m", "d"):
             letter = self.kind.upper()
-            return letter * 2 if self.padded else letter
+            return letter * 2 if (form.pad_m if self.kind == "m" else form.pad_d) else letter
         if self.kind == "sfx":
             return "o"
         if self.kind == "mon":
-            return "MMM" if self.abbreviated else "MMMM"
+            return "MMMM" if form.month == "full" else "MMM"
         if self.kind == "wd":
-            return "ddd" if self.abbreviated else "dddd"
+            return "dddd" if form.weekday == "full" else "ddd"
         return "{time}"
 
 
@@ -262,7 +279,8 @@ class ParsedDate:
 
     For coarse dates ``value`` is the anchor that gets shifted (the 15th of
     the month, or July 1st); a date without a year is resolved in the
-    reference year.
+    reference year.  ``format`` is the date's format as its own text settles
+    it; in a note, :meth:`form` lets the note's other dates settle the rest.
     """
 
     value: _dt.date | _dt.datetime
@@ -270,12 +288,18 @@ class ParsedDate:
     granularity: Granularity
     has_year: bool
     parts: tuple[str | _Field, ...]
+    evidence: Evidence
     leading: str = ""
     trailing: str = ""
 
-    def render(self, value: _dt.date) -> str:
+    def form(self, note: NoteStyle | None = None) -> DateForm:
+        """How this date is written, settled by ``note`` (the note's dates) or by itself."""
+        return (note or NoteStyle([self.evidence])).settle(self.evidence)
+
+    def render(self, value: _dt.date, form: DateForm | None = None) -> str:
         """Write ``value`` (its date part) in this date's format, at its precision."""
-        body = "".join(p if isinstance(p, str) else p.render(value) for p in self.parts)
+        form = form or self.form()
+        body = "".join(p if isinstance(p, str) else p.render(value, form) for p in self.parts)
         return self.leading + body + self.trailing
 
     @property
@@ -306,15 +330,23 @@ class DateShifter:
             return self.two_digit_window_end
         return self.reference.year + 20
 
-    def shift(self, text: str, days: int) -> str:
-        """``text`` moved by ``days`` days, written in its own format."""
+    def shift(self, text: str, days: int, note: NoteStyle | None = None) -> str:
+        """``text`` moved by ``days`` days, written in its own format.
+
+        ``note`` (from :meth:`note_style` over all the note's dates) settles
+        what the text leaves open, such as whether "May" is abbreviated.
+        """
         days = operator.index(days)
         parsed = self.parse(text)
         try:
             moved = parsed.date + timedelta(days=days)
         except OverflowError:
             raise DateParseError("the shifted date falls outside the supported calendar") from None
-        return parsed.render(moved)
+        return parsed.render(moved, parsed.form(note))
+
+    def note_style(self, texts: Iterable[str]) -> NoteStyle:
+        """The written forms of a note's dates; texts that are no date are left out."""
+        return _note_style(self, tuple(texts))
 
     def parse(self, text: str) -> ParsedDate:
         if not isinstance(text, str):
@@ -350,7 +382,7 @@ class DateShifter:
         month_text, day_text = groups.get("m"), groups.get("d")
         month_index = None
         if "mon" in groups:
-            month_index = _month_index(groups["mon"])
+            month_index = index_of("mon", groups["mon"])
 
         if "a" in groups:  # numeric pair: month/day order resolved here
             day_first = self.day_first or found.get("s") == "."
@@ -371,23 +403,31 @@ class DateShifter:
         except ValueError as exc:
             raise DateParseError(f"impossible calendar date ({exc})") from None
 
-        padded = _padding([t for t in (month_text, day_text) if t is not None], pattern.pad_default)
         parts: list[str | _Field] = []
+        pointed: set[str] = set()  # month or weekday names followed by an abbreviation point
         cursor = 0
         for name in sorted(groups, key=match.start):
             start, end = match.span(name)
             if start > cursor:
                 parts.append(core[cursor:start])
-            parts.append(_field(kinds[name], groups[name], padded, core[end : end + 1]))
+            kind = kinds[name]
+            index = index_of(kind, groups[name]) if kind in ("mon", "wd") else -1
+            parts.append(_Field(kind, groups[name], index))
+            if core[end : end + 1] == ".":
+                pointed.add(kind)
             cursor = end
         if cursor < len(core):
             parts.append(core[cursor:])
+        evidence = _evidence(pattern, parts, pointed)
 
         value: date | datetime = resolved
         if "time" in groups:
             value = datetime.combine(resolved, _parse_time(groups["time"]))
-        label = "".join(p if isinstance(p, str) else p.label for p in parts)
-        return ParsedDate(value, label, pattern.granularity, pattern.has_year, tuple(parts), leading, trailing)
+        form = NoteStyle([evidence]).settle(evidence)
+        label = "".join(p if isinstance(p, str) else p.label(form) for p in parts)
+        return ParsedDate(
+            value, label, pattern.granularity, pattern.has_year, tuple(parts), evidence, leading, trailing
+        )
 
 
 def _valid(year: int, month: int, day: int) -> bool:
@@ -398,46 +438,39 @@ def _valid(year: int, month: int, day: int) -> bool:
     return True
 
 
-def _month_index(token: str) -> int:
-    low = token.lower()
-    if low in _MONTH_VARIANTS:
-        return _MONTH_VARIANTS[low]
-    return _MONTHS.index(low) if low in _MONTHS else _MONTH_ABBR.index(low)
+_BLANKS = {"mon": "N", "wd": "W", "m": "M", "d": "D", "sfx": "o", "time": "{time}"}
 
 
-def _weekday_index(token: str) -> int:
-    low = token.lower()
-    if low in _WEEKDAY_VARIANTS:
-        return _WEEKDAY_VARIANTS[low]
-    return _WEEKDAYS.index(low) if low in _WEEKDAYS else _WEEKDAY_ABBR.index(low)
+def _evidence(pattern: _Pattern, parts: list[str | _Field], pointed: set[str]) -> Evidence:
+    """What the written date shows of its format; its skeleton blanks every open choice."""
+    fields = {p.kind: p for p in parts if isinstance(p, _Field)}
+    skeleton = "".join(
+        p if isinstance(p, str) else "Y" * len(p.token) if p.kind == "y" else _BLANKS[p.kind] for p in parts
+    )
+    mon, wd = fields.get("mon"), fields.get("wd")
+    return Evidence(
+        skeleton=skeleton,
+        family=pattern.family,
+        names=pattern.names,
+        pad_default=pattern.pad_default,
+        month=month_schemes(mon.token, "mon" in pointed) if mon else frozenset(),
+        weekday=weekday_schemes(wd.token, "wd" in pointed) if wd else frozenset(),
+        pad_m=fields["m"].shown_padding if "m" in fields else None,
+        pad_d=fields["d"].shown_padding if "d" in fields else None,
+        ordinal="sfx" in fields,
+    )
 
 
-def _padding(tokens: list[str], default: bool) -> bool:
-    """Zero padding as the text shows it: a leading 0 pads, a single digit does not.
-
-    A field such as "12" shows neither; it follows its sibling, or the
-    format's default when no field of the date shows it.
-    """
-    for token in tokens:
-        if len(token) == 1:
-            return False
-        if token.startswith("0"):
-            return True
-    return default
-
-
-def _field(kind: str, token: str, padded: bool, next_char: str) -> _Field:
-    if kind == "mon":
-        low = token.lower()
-        # "May" is its own abbreviation; a following period says which was meant.
-        abbreviated = low not in _MONTHS or (low == "may" and next_char == ".")
-        return _Field(kind, token, abbreviated=abbreviated, index=_month_index(token))
-    if kind == "wd":
-        return _Field(kind, token, abbreviated=token.lower() not in _WEEKDAYS, index=_weekday_index(token))
-    if kind in ("m", "d"):
-        own = False if len(token) == 1 else True if token.startswith("0") else padded
-        return _Field(kind, token, padded=own)
-    return _Field(kind, token)
+@lru_cache(maxsize=256)
+def _note_style(shifter: DateShifter, texts: tuple[str, ...]) -> NoteStyle:
+    """Cached because the engine asks once per date of a note, with the same texts."""
+    evidence = []
+    for text in texts:
+        try:
+            evidence.append(shifter.parse(text).evidence)
+        except DateParseError:
+            continue
+    return NoteStyle(evidence)
 
 
 def _parse_time(text: str) -> time:
