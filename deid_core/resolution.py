@@ -18,10 +18,11 @@ character that any recognizer flagged is left out of the result:
      among them, the highest-scoring first.  The broader reading is the one
      to keep: a hospital named after a person (``St. Mary's Hospital``), a
      city inside an address, a name inside an email address.  Score never
-     overrides precedence between a person and a place: when a PATIENT or
-     DOCTOR span covers the cluster, a covering place span does not win it
-     by score (``Georgia`` read as a state and as a patient's name stays a
-     name).
+     overrides precedence between a person and a LOCATION, whose strategy
+     keeps a state or country as written: when a PATIENT or DOCTOR span
+     covers the cluster, a covering LOCATION span does not win it by score
+     (``Georgia`` read as a state and as a patient's name stays a name).  A
+     facility still may: its strategy replaces every naming word.
   2. Otherwise, if the spans of some categories together cover the cluster
      without a gap (a street and a ``City, ST ZIP`` that overlap it), the
      winner is among those categories.
@@ -51,7 +52,8 @@ __all__ = ["KEPT_CATEGORIES", "resolve", "merge_adjacent", "join_sources"]
 #: Categories whose strategy may leave a value as written (ages of 89 or less).
 KEPT_CATEGORIES: frozenset[Category] = frozenset({Category.AGE})
 _PEOPLE = frozenset({Category.PATIENT, Category.DOCTOR})
-_PLACES = frozenset({Category.HOSPITAL, Category.LOCATION})
+#: Places whose strategy keeps a state or country as written: a score never lets them outrank a name.
+_PLACES = frozenset({Category.LOCATION})
 
 
 def join_sources(spans: Iterable[Span]) -> str:

@@ -161,7 +161,7 @@ def test_a_higher_scored_place_does_not_outrank_a_name_covering_the_same_text():
     # "Georgia Smith": Georgia read as a state (0.9) and as the patient's given name (0.5)
     out = resolve([Span(0, 7, L, 0.9, "state"), Span(0, 7, P, 0.5, "names"), Span(8, 13, P, 0.8, "names")])
     assert [(s.start, s.end, s.category) for s in out] == [(0, 7, P), (8, 13, P)]
-    out = resolve([Span(0, 13, H, 0.95, "facility"), Span(0, 13, Category.DOCTOR, 0.4, "names")])
+    out = resolve([Span(0, 13, L, 0.95, "city"), Span(0, 13, Category.DOCTOR, 0.4, "names")])
     assert out[0].category is Category.DOCTOR
 
 
