@@ -37,7 +37,8 @@ _DECADE_WORDS = {
 _WORD_NUMBER = "|".join(sorted(_UNITS, key=len, reverse=True))
 #: "ninety-two", "one hundred and one", "a hundred": the words of one number.
 _SPELLED = (
-    rf"(?:(?:a|one|{_WORD_NUMBER})[\s-]+hundred(?:[\s-]+(?:and[\s-]+)?(?:{_WORD_NUMBER})(?:[\s-]+(?:{_WORD_NUMBER}))?)?"
+    rf"(?:(?:a|one|{_WORD_NUMBER})[\s-]+hundred"
+    rf"(?:[\s-]+(?:and[\s-]+)?(?:{_WORD_NUMBER})(?:[\s-]+(?:{_WORD_NUMBER}))?)?"
     rf"|(?:{_WORD_NUMBER})(?:[\s-]+(?:{_WORD_NUMBER}))?)"
 )
 _TOKEN = re.compile(
@@ -139,11 +140,12 @@ def age_in_years(text: str) -> float:
     if not numbers and not decades:
         raise AgeParseError("age span has no number")
     groups = _groups(text, numbers)
-    ages = [
-        sum(n.value / _PER_YEAR[n.unit or unit] for n in group)
-        for group, unit in zip(groups, _units_of(text, groups))
-    ]
+    ages = [_years(group, unit) for group, unit in zip(groups, _units_of(text, groups))]
     return max(ages + [float(d) for _, _, d in decades])
+
+
+def _years(group: list[_Number], unit: str) -> float:
+    return sum(n.value / _PER_YEAR[n.unit or unit] for n in group)
 
 
 def _match_case(model: str, word: str) -> str:
@@ -181,7 +183,7 @@ def cap_age(text: str, cap: str = "89", decade: str | None = None) -> str:
             edits.append((start, end, _decade_surrogate(text[start:end], decade)))
     groups = _groups(text, numbers)
     units = _units_of(text, groups)
-    capped = [sum(n.value / _PER_YEAR[n.unit or u] for n in g) > _MAX_YEARS for g, u in zip(groups, units)]
+    capped = [_years(g, u) > _MAX_YEARS for g, u in zip(groups, units)]
     for i, (group, unit) in enumerate(zip(groups, units)):
         if not capped[i]:
             continue
@@ -189,7 +191,7 @@ def cap_age(text: str, cap: str = "89", decade: str | None = None) -> str:
         if head.spelled:
             written = _match_case(text[head.start : head.end], _CAP_WORDS[cap])
         else:
-            count = _CAP_YEARS[cap] * {"years": 1, "months": 12, "weeks": 52, "days": 365}[unit]
+            count = _CAP_YEARS[cap] * int(_PER_YEAR[unit])
             written = str(count) + ("+" if cap == "90+" else "")
         end = group[-1].unit_end if len(group) > 1 else head.end
         if len(group) > 1:
