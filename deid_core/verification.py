@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import asdict, dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Callable, Iterable, Sequence
 
 from deid_core.anonymizer.engine import Anonymizer, Note
@@ -208,6 +208,108 @@ def verify(
     return rows
 
 
+# The stress set's date styles, named as a user would name them.
+DATE_STYLES: dict[str, str] = {
+    "mm/dd/yyyy": "%m/%d/%Y",
+    "yyyy-mm-dd": "%Y-%m-%d",
+    "dd-Mon-yyyy": "%d-%b-%Y",
+    "Mon dd, yyyy": "%b %d, %Y",
+    "Month d, yyyy": "%B %-d, %Y",
+}
+
+
+@dataclass(frozen=True)
+class DateStyleRow:
+    """Interval and written form, per date style, on two-date notes of one patient each."""
+
+    style: str
+    example: str
+    notes: int
+    dates: int
+    interval: float  # percent of notes whose day-delta survives exactly
+    format_kept: float  # percent of dates written back in their own style
+    alike: int  # dates whose note reads the same in another style of the set
+    format_kept_shown: float  # percent kept, over dates whose note shows its own style
+    alike_kept: float  # percent of ``alike`` dates written in a style that writes their note the same
+
+    @property
+    def form_differs(self) -> float:
+        return 100.0 - self.format_kept
+
+    @property
+    def passed(self) -> bool:
+        return self.interval == 100.0 and self.format_kept_shown == 100.0 and self.alike_kept == 100.0
+
+
+def written_in(text: str, fmt: str) -> bool:
+    """``text`` is exactly what ``fmt`` writes for the date it names (padding and case included)."""
+    try:
+        return datetime.strptime(text, fmt.replace("%-d", "%d")).strftime(fmt) == text
+    except ValueError:
+        return False
+
+
+def verify_date_styles(
+    key: StudyKey, *, config: AnonymizerConfig | None = None, seed: int = 20240601, n: int = 2000
+) -> list[DateStyleRow]:
+    """``n`` patients, two dates each, one style per patient in turn, through the full anonymizer."""
+    anonymizer = Anonymizer(key, config or AnonymizerConfig())
+    shifter = anonymizer.date_shifter
+    rng = random.Random(seed + 2)
+    tally: dict[str, Counter[str]] = {style: Counter() for style in DATE_STYLES}
+    styles = list(DATE_STYLES.items())
+    for i in range(n):
+        style, fmt = styles[i % len(styles)]
+        first = date(2005, 1, 1) + timedelta(days=rng.randrange(5000))
+        days = (first, first + timedelta(days=rng.randrange(1, 400)))
+        written = [d.strftime(fmt) for d in days]
+        text = f"Admitted {written[0]}; discharged {written[1]}."
+        starts = [9, text.index(written[1], 9 + len(written[0]))]
+        spans = tuple(Span(a, a + len(w), Category.DATE) for a, w in zip(starts, written))
+        out = anonymizer.anonymize(Note(f"N{i}", text, f"P{i}", spans))
+        surrogates = [s.text_in(out.text) for s in out.spans]
+        alike = [f for _, f in styles if f != fmt and [d.strftime(f) for d in days] == written]
+        before = [shifter.parse(w).date for w in written]
+        after = [shifter.parse(w).date for w in surrogates]
+        counts = tally[style]
+        counts["notes"] += 1
+        counts["interval"] += after[1] - after[0] == before[1] - before[0] and after[0] != before[0]
+        for surrogate in surrogates:
+            kept = written_in(surrogate, fmt)
+            counts["dates"] += 1
+            counts["kept"] += kept
+            if alike:
+                counts["alike"] += 1
+                counts["alike_kept"] += kept or any(written_in(surrogate, f) for f in alike)
+            else:
+                counts["shown"] += 1
+                counts["shown_kept"] += kept
+    return [
+        DateStyleRow(
+            style, date(2017, 3, 5).strftime(fmt), c["notes"], c["dates"], _percent(c["interval"], c["notes"]),
+            _percent(c["kept"], c["dates"]), c["alike"], _percent(c["shown_kept"], c["shown"]),
+            _percent(c["alike_kept"], c["alike"]) if c["alike"] else 100.0,
+        )
+        for style, fmt in styles
+        for c in [tally[style]]
+    ]
+
+
+def date_styles_to_json(rows: list[DateStyleRow]) -> list[dict]:
+    return [asdict(r) | {"form_differs": r.form_differs, "passed": r.passed} for r in rows]
+
+
+def format_date_styles(rows: list[DateStyleRow]) -> str:
+    header = ("Date style", "Example", "Dates", "Interval kept", "Format kept", "Form differs",
+              "Read alike", "Kept where shown", "")
+    body = [
+        (r.style, r.example, f"{r.dates:,}", f"{r.interval:.2f}%", f"{r.format_kept:.2f}%", f"{r.form_differs:.2f}%",
+         f"{r.alike:,}", f"{r.format_kept_shown:.2f}%", "ok" if r.passed else "FAIL")
+        for r in rows
+    ]
+    return _table(header, body)
+
+
 def rows_to_json(rows: list[VerificationRow]) -> list[dict]:
     return [asdict(r) | {"passed": r.passed} for r in rows]
 
@@ -219,6 +321,10 @@ def format_table(rows: list[VerificationRow]) -> str:
          r.target.replace("== ", "= ") + "%", "ok" if r.passed else "FAIL")
         for r in rows
     ]
+    return _table(header, body)
+
+
+def _table(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:
     widths = [max(len(str(x)) for x in col) for col in zip(header, *body)]
     lines = ["  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip() for row in [header, *body]]
     lines.insert(1, "  ".join("-" * w for w in widths))

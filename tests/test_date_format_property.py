@@ -20,6 +20,7 @@ from deid_core.anonymizer.dates import DateShifter
 from deid_core.anonymizer.engine import Anonymizer, Note
 from deid_core.keys import StudyKey
 from deid_core.spans import Category, Span
+from deid_core.verification import DATE_STYLES, written_in, verify_date_styles
 
 REF = date(2020, 1, 1)
 SHIFTER = DateShifter(reference=REF)
@@ -257,3 +258,23 @@ def test_the_anonymizer_writes_may_in_the_notes_own_style(written, fmt):
         parsed = datetime.strptime(surrogate, fmt)
         assert parsed.strftime(fmt).replace(" 0", " ") == surrogate.replace(" 0", " ")
         assert (" 0" in surrogate) == (fmt == "%b %d, %Y" and parsed.day < 10)
+
+
+# -- the verification table's date styles ------------------------------------------
+
+
+def test_every_stress_style_keeps_intervals_and_its_format_wherever_the_note_shows_it():
+    rows = verify_date_styles(StudyKey.generate("styles"), n=2000)
+    assert [r.style for r in rows] == list(DATE_STYLES)
+    for row in rows:
+        assert (row.notes, row.dates) == (400, 800)
+        assert row.interval == 100.0 and row.format_kept_shown == 100.0 and row.alike_kept == 100.0
+        assert row.passed
+    strict = {r.style: r.format_kept for r in rows}
+    assert strict["mm/dd/yyyy"] == strict["yyyy-mm-dd"] == strict["dd-Mon-yyyy"] == 100.0
+
+
+def test_format_kept_is_measured_against_the_styles_own_writer():
+    assert written_in("Mar 05, 2017", "%b %d, %Y") and not written_in("Mar 5, 2017", "%b %d, %Y")
+    assert written_in("March 5, 2017", "%B %-d, %Y") and not written_in("March 05, 2017", "%B %-d, %Y")
+    assert not written_in("06-January-2017", "%d-%b-%Y") and not written_in("MAR 05, 2017", "%b %d, %Y")

@@ -35,3 +35,6 @@ def test_verify_anonymizer_json_meets_every_target(capsys):
     assert rows["ID collisions, 5 digits"]["n"] == 100_000
     assert rows["Name collisions, 20,000 names"]["result"] <= 0.5
     assert rows["Name tokens mapped to themselves"]["result"] == 0.0
+    styles = {r["style"]: r for r in report["date_styles"]}
+    assert set(styles) == {"mm/dd/yyyy", "yyyy-mm-dd", "dd-Mon-yyyy", "Mon dd, yyyy", "Month d, yyyy"}
+    assert all(r["interval"] == 100.0 and r["format_kept_shown"] == 100.0 and r["passed"] for r in styles.values())

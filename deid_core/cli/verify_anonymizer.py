@@ -13,7 +13,14 @@ from pathlib import Path
 
 from deid_core.cli.common import CliError, add_config_argument, fail, key_from, settings_from
 from deid_core.keys import StudyKey
-from deid_core.verification import format_table, rows_to_json, verify
+from deid_core.verification import (
+    date_styles_to_json,
+    format_date_styles,
+    format_table,
+    rows_to_json,
+    verify,
+    verify_date_styles,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,11 +42,16 @@ def run(args: argparse.Namespace) -> int:
     rotated = StudyKey.generate(key.study)
     say = (lambda msg: None) if args.json or not sys.stderr.isatty() else (lambda msg: print(f"  {msg}...", file=sys.stderr))
     rows = verify(key, rotated, config=settings.anonymizer, seed=args.seed, n=args.n, progress=say)
+    say("date styles")
+    styles = verify_date_styles(key, config=settings.anonymizer, seed=args.seed, n=args.n)
     if args.json:
         from deid_core.anonymizer.pools import pool_fingerprint
 
-        report = {"key_id": key.key_id, "name_pool_fingerprint": pool_fingerprint(), "rows": rows_to_json(rows)}
+        report = {"key_id": key.key_id, "name_pool_fingerprint": pool_fingerprint(), "rows": rows_to_json(rows),
+                  "date_styles": date_styles_to_json(styles)}
         print(json.dumps(report, indent=2))
     else:
         print(format_table(rows))
-    return 0 if all(r.passed for r in rows) else 1
+        print()
+        print(format_date_styles(styles))
+    return 0 if all(r.passed for r in rows) and all(s.passed for s in styles) else 1
