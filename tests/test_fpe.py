@@ -1,3 +1,5 @@
+import unicodedata
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -94,3 +96,138 @@ def test_value_without_letters_or_digits_is_an_error(study_key):
 def test_no_short_identifier_is_its_own_surrogate(study_key, width):
     c = IdCipher(study_key)
     assert all(c.encrypt(str(i).zfill(width), entity="ID") != str(i).zfill(width) for i in range(10**width))
+
+
+# -- scripts other than ASCII ----------------------------------------------------
+
+
+def _ascii_digits(text: str) -> str:
+    return "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in text)
+
+
+@pytest.mark.parametrize(
+    "value,digits",
+    [
+        ("１２３-４５-６７８9", "０１２３４５６７８９"),  # fullwidth, one ASCII digit at the end
+        ("٠١٢٣٤٥٦٧", "٠١٢٣٤٥٦٧٨٩"),  # Arabic-Indic
+        ("१२३४५६७", "०१२३४५६७८९"),  # Devanagari
+    ],
+)
+def test_unicode_digits_are_encrypted_as_digits_of_their_own_script(cipher, value, digits):
+    enc = cipher.encrypt(value, entity="ID")
+    assert len(enc) == len(value)
+    for a, b in zip(value, enc):
+        if a in digits:
+            assert b in digits
+        elif a.isdigit():
+            assert b.isascii() and b.isdigit()
+        else:
+            assert a == b
+    # every digit is content: the value encrypts as its ASCII twin does, none passes as punctuation
+    assert _ascii_digits(enc) == cipher.encrypt(_ascii_digits(value), entity="ID")
+    assert cipher.decrypt(enc, entity="ID") == value
+
+
+def test_fullwidth_digits_get_the_surrogate_of_their_ascii_twin_in_fullwidth(study_key):
+    c = IdCipher(study_key)
+    fullwidth = c.encrypt("１２３-４５-６７８９", entity="ID")
+    ascii_twin = c.encrypt("123-45-6789", entity="ID")
+    assert fullwidth == ascii_twin.translate(str.maketrans("0123456789", "０１２３４５６７８９"))
+
+
+@pytest.mark.parametrize("value", ["ＡＢ１２３", "МРН-4471", "ΑΒΓ-12", "Ñandú7", "123²"])
+def test_letters_of_other_alphabets_keep_alphabet_and_case(study_key, value):
+    c = IdCipher(study_key)
+    enc = c.encrypt(value, entity="ID")
+    assert len(enc) == len(value)
+    for a, b in zip(value, enc):
+        if a.isalnum():
+            assert a.isupper() == b.isupper() and a.isdigit() == b.isdigit()
+            assert a.isascii() == b.isascii()
+        else:
+            assert a == b
+    assert c.decrypt(enc, entity="ID") == value
+
+
+def test_letter_without_a_kept_alphabet_is_an_error_so_the_span_is_masked(study_key):
+    with pytest.raises(FpeError):
+        IdCipher(study_key).encrypt("ID 中文123", entity="ID")
+
+
+# -- phone numbers ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value,label",
+    [
+        ("617-555-0100 x221", " x"),
+        ("617-555-0100 ext 12", " ext "),
+        ("(617) 555-0100, ext. 4412", ", ext. "),
+        ("617.555.0100x12", "x"),
+    ],
+)
+def test_phone_extension_keeps_its_label_and_gets_digits(study_key, value, label):
+    c = IdCipher(study_key)
+    enc = c.encrypt(value, entity="PHONE")
+    number, ext = value.rsplit(label, 1)
+    enc_number, enc_ext = enc[: len(number)], enc[len(number) + len(label) :]
+    assert enc[len(number) : len(number) + len(label)] == label
+    assert enc_ext.isdigit() and len(enc_ext) == len(ext) and enc_ext != ext
+    assert enc_number == c.encrypt(number, entity="PHONE")  # one surrogate with or without extension
+    assert c.decrypt(enc, entity="PHONE") == value
+
+
+def test_extension_alone_keeps_its_label(study_key):
+    enc = IdCipher(study_key).encrypt("x221", entity="PHONE")
+    assert enc[0] == "x" and enc[1:].isdigit() and enc != "x221"
+
+
+@pytest.mark.parametrize(
+    "value,kept",
+    [
+        ("+1 617-555-0100", "+1 "),
+        ("+44 20 7946 0958", "+44 "),
+        ("+442079460958", "+44"),
+        ("+353 1 234 5678", "+353 "),
+        ("Tel: +33 1 42 68 53 00", "Tel: +33 "),
+        ("1-800-555-0100", "1-"),
+        ("＋８１ ３-１２３４-５６７８", "＋８１ "),
+    ],
+)
+def test_phone_country_code_and_label_are_kept(study_key, value, kept):
+    c = IdCipher(study_key)
+    enc = c.encrypt(value, entity="PHONE")
+    assert enc.startswith(kept)
+    rest, enc_rest = value[len(kept) :], enc[len(kept) :]
+    assert enc_rest != rest and len(enc_rest) == len(rest)
+    assert c.decrypt(enc, entity="PHONE") == value
+
+
+def test_unknown_country_code_is_kept_and_still_invertible(study_key):
+    c = IdCipher(study_key)
+    enc = c.encrypt("+999 1234 5678", entity="PHONE")
+    assert enc.startswith("+999 ") and c.decrypt(enc, entity="PHONE") == "+999 1234 5678"
+
+
+# -- small domains: cost and caching do not change the map -----------------------
+
+
+def test_small_domain_outputs_do_not_depend_on_what_the_cache_holds(study_key, monkeypatch):
+    from deid_core.anonymizer import fpe
+    from deid_core.benchmarks.ids import sample_ids, shape_patterns
+
+    values = sample_ids(shape_patterns(80), 240, seed=3)
+    roomy = [IdCipher(study_key).encrypt(v, entity="ID") for v in values]
+    monkeypatch.setattr(fpe, "_TABLES", fpe._TableCache(budget=10))  # every table evicted at once
+    cramped = IdCipher(study_key)
+    assert [cramped.encrypt(v, entity="ID") for v in values] == roomy
+    assert all(cramped.decrypt(o, entity="ID") == v for v, o in zip(values, roomy))
+
+
+def test_mixed_small_domain_is_a_cyclic_bijection(study_key):
+    """A pattern of 26*10*10*10 values maps onto itself, one value to another."""
+    c = IdCipher(study_key)
+    values = [f"{chr(65 + i % 26)}{i // 26:03d}" for i in range(26 * 1000)]
+    out = [c.encrypt(v, entity="ID") for v in values]
+    assert sorted(out) == sorted(values)
+    assert all(o != v for v, o in zip(values, out))
