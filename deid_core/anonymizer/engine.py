@@ -176,7 +176,9 @@ class Anonymizer:
         if category in (Category.ID, Category.PHONE):
             return lambda text: self._ids.encrypt(text, entity=entity)
         if category in (Category.PATIENT, Category.DOCTOR):
-            return self._names.replace
+            people = (Category.PATIENT, Category.DOCTOR)
+            names = " ".join(s.text_in(note.text) for s in note.spans if s.category in people)
+            return lambda text: self._names.replace(text, note_names=names)
         if category is Category.LOCATION:
             return self._places.location
         if category is Category.HOSPITAL:

@@ -11,18 +11,27 @@ one of:
 * a name: each part between hyphens or apostrophes ("Garcia-Lopez",
   "O'Brien") is replaced on its own.
 
-**Pool rule.**  A name part is looked up in the first-name pool; if it is
-a known first name it is replaced from that pool, otherwise from the
-last-name pool.  The choice depends on the part alone, never on where it
-stands, so "Maria Lopez", "LOPEZ, MARIA" and "Ms. Lopez" all replace "Maria"
-and "Lopez" the same way.  The last-name pool leaves out every known first
-name, so the two pools' surrogates never overlap and distinct in-pool
-names never share a surrogate (:class:`KeyedPool` is a bijection without
-fixed points on each pool).  Parts in neither pool get a keyed last name.
+**One surrogate per token.**  A name part is folded (:func:`pools.fold`:
+accents, case and letters such as "ø" folded), so "Lopez", "López" and
+"LOPEZ" are one token.  A known first name is replaced from the first-name
+pool, any other pool name from the last-name pool, which leaves out every
+known first name; :class:`KeyedPool` is a bijection without fixed points
+on each.  A token in neither pool gets an invented word of its length and
+vowel/consonant shape from :class:`ShapeCipher`, which never lands on a
+pool name.  The three images are disjoint, so the map is a bijection on
+all tokens: two different tokens never share a surrogate.  The choice
+depends on the token alone, never on where it stands, so "Maria Lopez",
+"LOPEZ, MARIA" and "Ms. Lopez" all replace "Maria" and "Lopez" the same way.
 
-Case follows the original part: ALL CAPS stays all caps, lower case stays
-lower case, and anything else (Title, "McDonald", "mIxEd") gets the
-surrogate's Title case.
+**Never a name of the same note.**  No fixed map can keep every surrogate
+away from every name a note may hold, so :meth:`NameSurrogates.replace`
+takes the text of the note's name spans and raises :class:`NameClashError`
+(the caller masks the span) when a surrogate equals, folded, a word of
+them.  A token is thus written as its one surrogate or not at all.
+
+Case follows the original part: ALL CAPS, lower case and Title case are
+kept, and a mixed pattern ("McDONALD", "DeShawn") is copied letter by
+letter, its last letter's case carrying on.
 
 Three guards keep a real name from passing through as an honorific,
 credential or particle: honorifics count only before the first name or
@@ -36,7 +45,8 @@ and so is "St." in "St. John".
 Known limitation: an initial and the given name it abbreviates are replaced
 independently, so "M. Lopez" and "Maria Lopez" may give different initials.
 
-A word that holds digits or symbols, or a span with no name in it, raises
+A word that holds digits or symbols, a token outside both pools in a script
+other than Latin, or a span with no name in it, raises
 :class:`NameSurrogateError`; the caller masks the span.
 """
 
@@ -48,14 +58,19 @@ import string
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from deid_core.anonymizer import pools
-from deid_core.anonymizer.selection import KeyedPool
+from deid_core.anonymizer.selection import KeyedPool, ShapeCipher
 
 
 class NameSurrogateError(ValueError):
     """A name span this module cannot replace; the caller masks it."""
+
+
+class NameClashError(NameSurrogateError):
+    """A surrogate would equal a word of the same note; the caller masks the span."""
 
 
 _SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
@@ -79,6 +94,7 @@ class _State:
     names: int = 0
     after_comma: bool = False
     after_credential: bool = False
+    written: list[str] = field(default_factory=list)  # surrogates of name parts, for the clash check
 
 
 class NameSurrogates:
@@ -95,24 +111,33 @@ class NameSurrogates:
         # Only single-part entries are offered, so a surrogate never adds a hyphen or
         # apostrophe that part-by-part replacement could produce for another name.
         simple_first = [pools.canonical(n) for n in first if n.isalpha()]
-        known_first = {n.casefold() for n in simple_first}
+        known_first = {pools.fold(n) for n in simple_first}
         simple_last = [
-            c for c in (pools.canonical(n) for n in last if n.isalpha()) if c.casefold() not in known_first
+            c for c in (pools.canonical(n) for n in last if n.isalpha()) if pools.fold(c) not in known_first
         ]
-        self._first = KeyedPool(subkey, simple_first, label="names.first")
-        self._last = KeyedPool(subkey, simple_last, label="names.last")
+        self._first = KeyedPool(subkey, simple_first, label="names.first", fold=pools.fold)
+        self._last = KeyedPool(subkey, simple_last, label="names.last", fold=pools.fold)
+        self._outside = ShapeCipher(subkey, label="names.outside", reserved=known_first | set(self._last.keys))
         self._letters = KeyedPool(subkey, list(string.ascii_uppercase), label="names.initials")
+        self._by_token = lru_cache(maxsize=1 << 16)(self._surrogate_of)
 
     # -- single tokens --------------------------------------------------
     def token(self, part: str) -> str:
-        """Surrogate of one name part (no separators), in the part's case style."""
+        """Surrogate of one name part (no separators), in the part's case pattern."""
         if len(part) < 2:
             return self.initial(part)
         if not all(c.isalpha() or unicodedata.category(c).startswith("M") for c in part):
             raise NameSurrogateError("a name part holds characters other than letters")
-        lookup = unicodedata.normalize("NFC", part)
-        pool = self._first if lookup in self._first else self._last
-        return _styled(pool.surrogate(lookup), part)
+        return _styled(self._by_token(pools.fold(part)), part)
+
+    def _surrogate_of(self, folded: str) -> str:
+        if folded in self._first:
+            return self._first.surrogate(folded)
+        if folded in self._last:
+            return self._last.surrogate(folded)
+        if not (folded.isascii() and folded.isalpha()):
+            raise NameSurrogateError("a name outside the pools is in a script they do not cover")
+        return pools.canonical(self._outside.encrypt(folded))
 
     def initial(self, letter: str) -> str:
         """Keyed derangement of A-Z; accented letters go by their base letter."""
@@ -123,8 +148,12 @@ class NameSurrogates:
         return out.lower() if letter.islower() else out
 
     # -- whole spans ----------------------------------------------------
-    def replace(self, text: str) -> str:
-        """Surrogate for the text of a name span, separators and honorifics kept."""
+    def replace(self, text: str, note_names: str | None = None) -> str:
+        """Surrogate for the text of a name span, separators and honorifics kept.
+
+        ``note_names`` holds the note's name spans (default: this span); a
+        surrogate equal to any word of them raises :class:`NameClashError`.
+        """
         mixed_case = any(c.isupper() for c in text)
         state = _State()
         pieces: list[str] = []
@@ -139,6 +168,9 @@ class NameSurrogates:
         pieces.append(text[cursor:])
         if state.names == 0:
             raise NameSurrogateError("the span holds no name to replace")
+        written = _folded(text if note_names is None else note_names)
+        if any(_has_word(written, pools.fold(w)) for w in state.written):
+            raise NameClashError("a surrogate equals a word written in the same note")
         return "".join(pieces)
 
     def _word(self, word: str, state: _State, mixed_case: bool) -> str:
@@ -168,7 +200,7 @@ class NameSurrogates:
             raise NameSurrogateError("a name word holds an internal period")
         possessive = _POSSESSIVE.search(core)
         tail = possessive.group(1) if possessive else ""
-        return self._name(core[: len(core) - len(tail)]) + tail + dots
+        return self._name(core[: len(core) - len(tail)], state) + tail + dots
 
     def _kept(self, core: str, dots: str, state: _State, mixed_case: bool) -> bool | None:
         """None for a word to replace; else whether it is a credential or suffix."""
@@ -194,7 +226,7 @@ class NameSurrogates:
                 return None
         return True
 
-    def _name(self, core: str) -> str:
+    def _name(self, core: str, state: _State) -> str:
         parts = _JOINERS.split(core)
         out: list[str] = []
         for i, part in enumerate(parts):
@@ -204,6 +236,8 @@ class NameSurrogates:
                 out.append(part)  # elided particle: O'Brien, D'Angelo
             else:
                 out.append(self.token(part))
+                if len(part) > 1:
+                    state.written.append(out[-1])
         return "".join(out)
 
 
@@ -212,11 +246,38 @@ def _allowed(c: str) -> bool:
 
 
 def _styled(surrogate: str, original: str) -> str:
-    if original.isupper() and sum(c.isalpha() for c in original) > 1:
+    """``surrogate`` (Title case) in the case pattern of ``original``."""
+    upper = [c.isupper() for c in original if c.isalpha()]
+    if all(upper):
         return surrogate.upper()
-    if original.islower():
+    if not any(upper):
         return surrogate.lower()
-    return surrogate
+    if upper[0] and not any(upper[1:]):
+        return surrogate
+    last = len(upper) - 1
+    return "".join(_cased(c, upper[min(i, last)]) for i, c in enumerate(surrogate))
+
+
+def _cased(letter: str, upper: bool) -> str:
+    """One letter in the given case, never two ("ß" stays "ß")."""
+    changed = letter.upper() if upper else letter.lower()
+    return changed if len(changed) == 1 else letter
+
+
+@lru_cache(maxsize=4)
+def _folded(text: str) -> str:
+    return pools.fold(text)
+
+
+def _has_word(folded_text: str, word: str) -> bool:
+    """Whether ``word`` occurs in ``folded_text`` as a whole run of letters."""
+    end = len(word)
+    at = folded_text.find(word)
+    while at >= 0:
+        if not (at and folded_text[at - 1].isalpha()) and not folded_text[at + end : at + end + 1].isalpha():
+            return True
+        at = folded_text.find(word, at + 1)
+    return False
 
 
 # -- measurement helpers (deid verify-anonymizer) ----------------------------
@@ -235,6 +296,20 @@ def name_collision_rate(names: Sequence[str], surrogates: NameSurrogates) -> flo
     return sum(1 for s in mapped.values() if counts[s] > 1) / len(mapped)
 
 
+def name_words(text: str) -> set[str]:
+    """Folded words of two letters or more, as the clash check reads them."""
+    return {w for w in _LETTER_RUNS.findall(pools.fold(text)) if len(w) > 1}
+
+
+def accented(token: str) -> str:
+    """``token`` with an acute accent on its first plain vowel: a variant that folds alike."""
+    for i, c in enumerate(token):
+        if c in "aeiouAEIOU":
+            return token[:i] + unicodedata.normalize("NFC", c + "\u0301") + token[i + 1 :]
+    return token
+
+
+_LETTER_RUNS = re.compile(r"[^\W\d_]+")
 _ONSETS = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "dr", "kr", "st", "th")
 _VOWELS = ("a", "e", "i", "o", "u", "ai", "ei", "ou")
 _CODAS = ("", "", "", "n", "r", "l", "s", "m")

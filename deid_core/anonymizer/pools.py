@@ -16,6 +16,10 @@ hyphens or apostrophes, and written in one canonical Title case.  Words
 that read as honorifics or credentials ("Dr", "Md", "Jr") are left out, so
 a pool never offers a surrogate the name strategy would take for a title.
 
+Lookups go by :func:`fold`: accents, case and a few letters without a
+decomposition ("ø", "ð", "ł") are folded, so "López", "Lopez" and "LOPEZ"
+are one name and variants that fold alike count as one pool entry.
+
 Pool contents follow the installed package versions.  A Faker upgrade that
 adds or drops names moves a few in-pool surrogates and every out-of-pool
 one, so :func:`pool_fingerprint` gives a digest to record beside a release
@@ -64,6 +68,22 @@ def canonical(name: str) -> str:
     if name.isalpha():
         return name[:1].title() + name[1:].lower()
     return "".join(p[:1].title() + p[1:].lower() for p in _JOINER.split(name))
+
+
+#: Latin letters that NFKD leaves whole, folded to the ASCII letters they are read as.
+_LETTER_FOLDS = str.maketrans(
+    {"æ": "ae", "œ": "oe", "ø": "o", "ð": "d", "đ": "d", "þ": "th", "ł": "l", "ı": "i", "ə": "e", "ɔ": "o",
+     "ŋ": "ng", "ħ": "h", "ŧ": "t", "ĸ": "k", "ɛ": "e"}
+)
+
+
+def fold(text: str) -> str:
+    """Accent-, case- and letter-folded form under which name variants are one name."""
+    if text.isascii():
+        return text.lower()
+    decomposed = unicodedata.normalize("NFKD", text)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return bare.casefold().translate(_LETTER_FOLDS)
 
 
 def _is_latin(word: str) -> bool:
