@@ -95,8 +95,17 @@ class AnonymizerConfig(_Strict):
         return self
 
 
+class LimitsConfig(_Strict):
+    max_note_chars: int = Field(
+        default=200_000,
+        ge=1,
+        description="A note with a longer text fails alone, before detection, so one huge note cannot stall a batch.",
+    )
+
+
 class Settings(_Strict):
     anonymizer: AnonymizerConfig = Field(default_factory=AnonymizerConfig)
+    limits: LimitsConfig = Field(default_factory=LimitsConfig)
     detect: dict = Field(default_factory=dict, description="Recognizer settings; see deid_core.recognizers.")
 
 

@@ -75,7 +75,7 @@ class Span:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "category", Category.parse(self.category))
-        if not (isinstance(self.start, int) and isinstance(self.end, int)):
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (self.start, self.end)):
             raise SpanError(f"span offsets must be integers, got {self.start!r}..{self.end!r}")
         if self.start < 0 or self.start >= self.end:
             raise SpanError(f"span [{self.start}, {self.end}) needs 0 <= start < end")
@@ -109,6 +109,8 @@ def span_from_dict(note_id: str, index: int, raw: object) -> Span:
         raise SpanError(f"note {note_id!r}: span {index} is not an object")
     label = raw.get("label", raw.get("category"))
     try:
+        if isinstance(raw.get("score"), bool):
+            raise SpanError(f"score must be a number, got {raw['score']!r}")
         return Span(
             start=raw.get("start"),
             end=raw.get("end"),

@@ -57,3 +57,18 @@ def test_partial_strategy_table_keeps_other_defaults(tmp_path):
     p.write_text("[anonymizer.strategies]\nID = 'hash'\n")
     s = load_settings(p).anonymizer.strategies
     assert s[Category.ID] == "hash" and s[Category.PHONE] == "fpe"
+
+
+@pytest.mark.parametrize("field", ["start", "end"])
+def test_span_from_dict_rejects_boolean_offsets(field):
+    raw = {"start": 0, "end": 1, "label": "ID", field: True}
+    with pytest.raises(SpanError, match="must be integers"):
+        span_from_dict("n1", 0, raw)
+
+
+def test_note_size_limit_is_validated(tmp_path):
+    assert load_settings().limits.max_note_chars == 200_000
+    p = tmp_path / "c.toml"
+    p.write_text("[limits]\nmax_note_chars = 0\n")
+    with pytest.raises(ConfigError, match="max_note_chars"):
+        load_settings(p)

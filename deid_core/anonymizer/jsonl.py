@@ -33,3 +33,5 @@ def anonymize_record(anonymizer: Anonymizer, record: Record) -> dict | RecordErr
         return anonymized_to_dict(anonymizer.anonymize(note))
     except (SpanError, AnonymizationError, ValueError) as exc:
         return RecordError(record.line, record.id, str(exc))
+    except Exception as exc:  # one record's failure never stops the batch; the message holds no text
+        return RecordError(record.line, record.id, f"anonymization failed ({type(exc).__name__})")

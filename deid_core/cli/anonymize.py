@@ -2,8 +2,10 @@
 
 Input lines: ``{id, patient_id, text, spans:[{start,end,label}]}``.
 Output lines: ``{id, patient_id, text, spans, key_id}`` in input order, with
-``text`` de-identified and ``spans`` in output coordinates.  A bad record is
-reported on stderr (line and id) and left out; the others are written.
+``text`` de-identified and ``spans`` in output coordinates.  A bad record
+(including a text over ``limits.max_note_chars`` and an id seen on an
+earlier line) is reported on stderr (line and id) and left out; the others
+are written.  When no record succeeds the output file is left as it was.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 from deid_core.anonymizer.engine import Anonymizer
 from deid_core.anonymizer.jsonl import anonymize_record
 from deid_core.cli.common import CliError, add_config_argument, count_lines, fail, key_from, progress, settings_from
-from deid_core.records import RecordError, atomic_writer, dump, read_jsonl
+from deid_core.records import KeepPrevious, RecordError, atomic_writer, dump, read_jsonl
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,8 +39,9 @@ def run(args: argparse.Namespace) -> int:
         return fail("anonymize", str(exc))
     anonymizer = Anonymizer(key, settings.anonymizer)
     written = failed = 0
+    records = read_jsonl(args.inp, max_note_chars=settings.limits.max_note_chars, unique_ids=True)
     with atomic_writer(args.out) as out:
-        for item in progress(read_jsonl(args.inp), total=count_lines(args.inp), desc="anonymize"):
+        for item in progress(records, total=count_lines(args.inp), desc="anonymize"):
             result = item if isinstance(item, RecordError) else anonymize_record(anonymizer, item)
             if isinstance(result, RecordError):
                 failed += 1
@@ -46,5 +49,8 @@ def run(args: argparse.Namespace) -> int:
                 continue
             out.write(dump(result) + "\n")
             written += 1
+        if not written:
+            print(f"deid anonymize: no record succeeded; {args.out} left as it was", file=sys.stderr)
+            raise KeepPrevious
     print(f"wrote {written} de-identified notes to {args.out} (key {key.key_id}); {failed} failed")
     return 1 if failed else 0

@@ -2,7 +2,8 @@
 
 Detect, resolve, verify and anonymize in this process, over an SQLite
 store, with no broker and no server: the fleet's own stages on one machine.
-Bad records are reported on stderr (line, id, error class) and left out.
+Bad records are reported on stderr (line, id, error class) and left out;
+when no record succeeds the output file is left as it was.
 With no ``--recognizers`` and none in the fleet configuration, the rules run
 with the trained default encoder when one is present, else alone (and the
 command says so), as in ``deid detect``.
@@ -62,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
     for f in result.failures:
         print(f"deid run: {args.inp}: line {f.line}: record {f.record_id!r}: {f.error_class}: {f.error}", file=sys.stderr)
     st = result.status
+    if not result.export.written:
+        print(f"deid run: no record to write; {args.out} left as it was", file=sys.stderr)
     print(
         f"wrote {result.export.written} de-identified notes to {args.out} (key {key.key_id}); "
         f"{st.failed} failed, {st.flagged} flagged for review, in {result.seconds:.2f}s"
