@@ -220,3 +220,38 @@ def test_detect_known_fails_only_the_notes_of_a_patient_whose_record_is_bad(tmp_
     assert "known-identifier record" in rows[1]["error"]
     err = capsys.readouterr().err
     assert "line 2" in err and "'P2'" in err
+
+
+def test_a_name_inside_an_email_or_handle_is_left_to_it():
+    rec = KnownIdentifierRecognizer(KnownSet.of([KnownPatient("P1", names=("Christine Watson",))]))
+    assert found(rec, "mail mwatson@clinic.example or christine_p or watson38", "P1") == []
+
+
+def test_a_longer_name_around_a_known_token_is_another_persons():
+    text = "Seen by Dr. Mikako Clark today"
+    start = text.index("Mikako")
+    rule = Span(start, start + len("Mikako Clark"), Category.DOCTOR, 0.9, "names/title")
+    known = [Span(text.index("Clark"), text.index("Clark") + 5, Category.PATIENT, 1.0, "known/name")]
+    out = known_wins(text, [rule], known)
+    assert [(s.category, text[s.start : s.end]) for s in out] == [(Category.DOCTOR, "Mikako Clark")]
+
+
+def test_the_persons_particle_before_a_name_belongs_to_it():
+    rec = KnownIdentifierRecognizer(KnownSet.of([KnownPatient("P1", staff=("Caoimhe Ó Dearáin",))]))
+    assert found(rec, "hi dr ó dearáin, thanks", "P1") == [("DOCTOR", "ó dearáin")]
+
+
+def test_synth_writes_a_known_file_with_gaps_and_eval_scores_with_and_without(tmp_path, capsys):
+    notes, known = tmp_path / "notes.jsonl", tmp_path / "known.jsonl"
+    assert main(["synth", "--n", "40", "--seed", "5", "--out", str(notes), "--known", str(known)]) == 0
+    read = read_known(known)
+    rows = [json.loads(x) for x in notes.read_text().splitlines()]
+    assert not read.errors and set(read.known.patients) == {r["patient_id"] for r in rows}
+    assert all(p.names and p.dates and p.ids for p in read.known.patients.values())
+    capsys.readouterr()
+    assert main(["eval", "--gold", str(notes), "--mix", "rules", "--known", str(known), "--bootstrap", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "rules+known" in out and "recall on gold spans that hold a known identifier" in out
+    known_row = [line for line in out.splitlines() if line.startswith("rules+known") and "/" in line][0]
+    found_total = [cell.split("/") for cell in known_row.split() if "/" in cell]
+    assert found_total and all(f == t for f, t in found_total)

@@ -22,6 +22,10 @@ is also found in that patient's other notes.
     path = "models/encoder"        # relative to the config file
     threshold = 0.5
 
+``--known FILE`` adds the patients' known identifiers (``docs/known.md``):
+every form of them is found and wins over the mix's spans.  A bad record
+there is reported with its line and fails that patient's notes.
+
 Without ``mix`` (and without ``--config``) the mix is the rules plus the
 trained default encoder when one is present, else the rules alone, which is
 said in one line on stderr.  See ``docs/detection.md``.
@@ -34,6 +38,8 @@ import sys
 from pathlib import Path
 
 from deid_core.cli.common import CliError, add_config_argument, fail, settings_from
+from deid_core.cli.known_input import KNOWN_RECORD_FAILED, add_known_argument, attach_known
+from deid_core.known import KnownError
 from deid_core.records import Record, RecordError, atomic_writer, dump, optional_str, read_jsonl
 from deid_core.recognizers.base import NoteContext, RecognizerError
 from deid_core.recognizers.mix import MixedDetector, build_mix
@@ -46,6 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("detect", help="detect identifier spans with the configured recognizer mix")
     p.add_argument("--in", dest="inp", required=True, type=Path, help="input JSONL: {id, patient_id?, text}")
     p.add_argument("--out", required=True, type=Path, help="output JSONL: {id, spans}")
+    add_known_argument(p)
     add_config_argument(p)
     p.set_defaults(func=run)
 
@@ -74,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
         if not args.inp.exists():
             raise CliError(f"input file {args.inp} does not exist")
         detector = build_mix(_config(args))
-    except (CliError, DetectConfigError, RecognizerError) as exc:
+        known_failed = attach_known(detector, args.known, "detect")
+    except (CliError, DetectConfigError, RecognizerError, KnownError) as exc:
         return fail("detect", str(exc))
     if detector.notice:
         print(f"deid detect: {detector.notice}", file=sys.stderr)
@@ -83,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
     for item in read_jsonl(args.inp):
         if isinstance(item, Record):
             try:
-                optional_str(item, "patient_id")
+                if optional_str(item, "patient_id") in known_failed:
+                    raise ValueError(KNOWN_RECORD_FAILED)
             except ValueError as exc:
                 item = RecordError(item.line, item.id, str(exc))
         items.append(item)

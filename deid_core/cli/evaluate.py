@@ -8,6 +8,9 @@ Several systems in one run: ``--pred`` repeated (one table per file), or
 ``--mix rules,encoder`` to run each recognizer of the mix on the gold notes'
 text (or ``--notes``) and score each one alone and their union, as
 ``deid detect`` would output it.  A summary of every system closes the run.
+With ``--known FILE`` the union is scored again with the patients' known
+identifiers, and a last table gives the recall, without and with them, on
+the gold spans that hold a known value (``docs/known.md``).
 """
 
 from __future__ import annotations
@@ -22,7 +25,10 @@ from deid_core.evaluation.crosswalk import Crosswalk
 from deid_core.evaluation.documents import EvalDocument, EvalInputError
 from deid_core.evaluation.metrics import PRIMARY_TAU, SENSITIVITY_TAU, EvalConfig, EvalResult, evaluate
 from deid_core.evaluation.readers import FORMATS, detect_format, load_gold, load_predictions
+from deid_core.evaluation.known import format_known_recall, known_recall
 from deid_core.evaluation.report import format_table, to_json
+from deid_core.known import KnownError, read_known
+from deid_core.recognizers.known import KnownIdentifierRecognizer
 from deid_core.records import atomic_writer
 
 _CROSSWALKS = ("auto", "i2b2", "identity")
@@ -35,6 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mix", default=None, help="run these recognizers (comma-separated: rules,encoder,generative) and score each and their union")
     p.add_argument("--notes", type=Path, default=None, help="with --mix: the notes to detect on (default: the gold file's text)")
     p.add_argument("--config", type=Path, default=None, help="with --mix: TOML whose [detect] table configures the recognizers")
+    p.add_argument("--known", type=Path, default=None, help="with --mix: known identifiers per patient; also score the union with them")
     p.add_argument("--gold-format", choices=FORMATS, default=None, help="default: guessed from the path")
     p.add_argument("--pred-format", choices=FORMATS, default=None, help="default: guessed from the path")
     p.add_argument(
@@ -65,8 +72,11 @@ def _crosswalk(choice: str) -> Crosswalk | None:
     return None  # the format's default
 
 
-def _mix_predictions(args: argparse.Namespace, gold) -> list[tuple[str, list[EvalDocument]]]:
-    """Each recognizer of ``--mix`` alone, then their union, on the notes."""
+def _mix_predictions(args: argparse.Namespace, gold) -> tuple[list[tuple[str, list[EvalDocument]]], dict[str, str | None]]:
+    """Each recognizer of ``--mix`` alone, then their union (and with ``--known``, the union with them), on the notes.
+
+    Also returns each note's patient id.
+    """
     from deid_core.cli.common import CliError, settings_from
     from deid_core.recognizers.base import RecognizerError
     from deid_core.recognizers.mix import build_mix
@@ -80,7 +90,12 @@ def _mix_predictions(args: argparse.Namespace, gold) -> list[tuple[str, list[Eva
         raw["mix"] = names
         config = DetectConfig.from_mapping(raw, base_dir=args.config.resolve().parent if args.config else None)
         detector = build_mix(config)
-    except (CliError, DetectConfigError, RecognizerError) as exc:
+        if args.known is not None:
+            known = read_known(args.known)
+            if known.errors:
+                raise EvalInputError(f"{args.known}: " + "; ".join(str(e) for e in known.errors))
+            detector.known = KnownIdentifierRecognizer(known.known)
+    except (CliError, DetectConfigError, RecognizerError, KnownError) as exc:
         raise EvalInputError(str(exc)) from None
     if args.notes is not None:
         notes = []
@@ -95,15 +110,16 @@ def _mix_predictions(args: argparse.Namespace, gold) -> list[tuple[str, list[Eva
         notes = [BatchNote(g.id, g.text, patients.get(g.id)) for g in gold]
     raw_spans = detector.member_spans(notes)
     systems = [[n] for n in names] + ([names] if len(names) > 1 else [])
+    runs = [(s, False) for s in systems] + ([(names, True)] if detector.known is not None else [])
     out = []
-    for system in systems:
+    for system, with_known in runs:
         docs = []
-        for note, spans in zip(notes, detector.combine(notes, raw_spans, system)):
+        for note, spans in zip(notes, detector.combine(notes, raw_spans, system, known=with_known)):
             if isinstance(spans, RecognizerError):
                 raise EvalInputError(f"note {note.id!r}: detection failed: {spans}")
             docs.append(EvalDocument(note.id, None, tuple(spans)))
-        out.append(("+".join(system) if len(system) > 1 else system[0], docs))
-    return out
+        out.append(("+".join(system) + ("+known" if with_known else ""), docs))
+    return out, {n.id: n.patient_id for n in notes}
 
 
 def _gold_patients(path: Path) -> dict[str, str]:
@@ -152,8 +168,11 @@ def run(args: argparse.Namespace) -> int:
         gold_fmt = args.gold_format or detect_format(args.gold)
         gold = load_gold(args.gold, gold_fmt, _crosswalk(args.crosswalk))
         if args.mix is not None:
-            for name, docs in _mix_predictions(args, gold):
+            systems, patients = _mix_predictions(args, gold)
+            for name, docs in systems:
                 results.append((name, evaluate(gold, docs, config)))
+        elif args.known is not None:
+            raise EvalInputError("--known needs --mix: it scores the recognizers with and without the known identifiers")
         else:
             for path in args.pred:
                 pred_fmt = args.pred_format or detect_format(path)
@@ -172,6 +191,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"deid eval: {name}: {issue}" if several else f"deid eval: {issue}", file=sys.stderr)
     if several or args.mix is not None:
         print(_summary(results))
+    if args.known is not None:
+        known = read_known(args.known).known
+        tau = config.taus[0]
+        rows = [(name, known_recall(gold, docs, patients, known, tau)) for name, docs in systems[-2:]]
+        print()
+        print(format_known_recall(rows, tau))
     if args.json_out is not None:
         body = to_json(results[0][1]) if not several and args.mix is None else {name: to_json(r) for name, r in results}
         with atomic_writer(args.json_out) as fh:

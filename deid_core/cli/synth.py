@@ -1,4 +1,8 @@
-"""``deid synth``: write seeded synthetic notes with gold spans as JSONL."""
+"""``deid synth``: write seeded synthetic notes with gold spans as JSONL.
+
+``--known FILE`` also writes the patients' records as known identifiers
+(:mod:`deid_core.synth.known`), with the gaps a real record has.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,10 @@ import argparse
 from pathlib import Path
 
 from deid_core.cli.common import fail
-from deid_core.synth import REGISTERS, generate_notes, write_jsonl
+from deid_core.known import write_known
+from deid_core.synth import REGISTERS, write_jsonl
+from deid_core.synth.generator import generate_notes_and_patients
+from deid_core.synth.known import known_records
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -15,6 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, required=True, help="random seed; the same seed gives identical output")
     p.add_argument("--out", type=Path, required=True, help="JSONL file to write")
     p.add_argument("--registers", default=None, help=f"comma-separated subset of: {','.join(REGISTERS)}")
+    p.add_argument("--known", type=Path, default=None, help="also write each patient's known identifiers here (JSONL)")
     p.set_defaults(func=run)
 
 
@@ -23,14 +31,19 @@ def run(args: argparse.Namespace) -> int:
     if args.registers is not None:
         registers = [r.strip() for r in args.registers.split(",") if r.strip()]
     try:
-        notes = generate_notes(args.n, args.seed, registers=registers)
+        notes, patients = generate_notes_and_patients(args.n, args.seed, registers=registers)
     except ValueError as exc:
         return fail("synth", str(exc))
     try:
         count = write_jsonl(notes, args.out)
     except OSError as exc:
         return fail("synth", f"cannot write {args.out}: {exc}")
-    patients = len({n.patient_id for n in notes})
     spans = sum(len(n.spans) for n in notes)
-    print(f"wrote {count} notes ({patients} patients, {spans} gold spans) to {args.out}")
+    print(f"wrote {count} notes ({len(patients)} patients, {spans} gold spans) to {args.out}")
+    if args.known is not None:
+        try:
+            written = write_known(args.known, known_records(patients, args.seed))
+        except OSError as exc:
+            return fail("synth", f"cannot write {args.known}: {exc}")
+        print(f"wrote the known identifiers of {written} patients to {args.known}")
     return 0

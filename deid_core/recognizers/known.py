@@ -61,6 +61,9 @@ _STREET_TYPES: tuple[tuple[str, ...], ...] = (
 _STREET_TYPE_OF = {w: forms for forms in _STREET_TYPES for w in forms}
 _ZIP = re.compile(r"\b\d{5}(?:-\d{4})?\b")
 _STATE = re.compile(r"^[A-Z]{2}$")
+_NAMES = frozenset({Category.PATIENT, Category.DOCTOR})
+#: emails, addresses on the web and handles ("mwatson@x.org", "dfields38"): a name inside one is part of it
+_WEB_ZONE = re.compile(r"[\w.+-]+@[\w.-]+|\b(?:https?://|www\.)\S+|\b[^\W\d_]+\d+\b|\w*_\w*")
 
 
 def fold(token: str) -> str:
@@ -93,6 +96,7 @@ class _Person:
     category: Category
     tokens: frozenset[str]  # folded name tokens of two letters or more
     initials: frozenset[str]  # folded first letters of those tokens
+    particles: frozenset[str] = frozenset()  # "de", "van", "ó" as the record writes them
 
 
 @dataclass
@@ -117,6 +121,26 @@ class KnownIndex:
     dates: list[date] = field(default_factory=list)
     emails: list[str] = field(default_factory=list)
     places: list[tuple[re.Pattern[str], str]] = field(default_factory=list)
+
+    def holds(self, category: Category, text: str) -> bool:
+        """Is ``text``, written as one span of ``category``, a form of a known value?
+
+        For scoring: the gold spans a known list should guarantee.  A name
+        qualifies when every token (initials aside) is a token of one known
+        person of that category, or one edit from one.
+        """
+        if category in (Category.PATIENT, Category.DOCTOR):
+            tokens = _name_tokens(text)
+            people = [p for p in self.persons if p.category is category]
+            return bool(tokens) and any(
+                all(t in p.tokens or (len(t) >= FUZZY_MIN and any(within_one_edit(t, k) for k in p.tokens)) for t in tokens)
+                for p in people
+            )
+        if category in (Category.ID, Category.PHONE):
+            return any(p.fullmatch(text.strip()) for p, c, _ in self.numbers if c is category)
+        if category is Category.DATE:
+            return any(_same_day(d, got) for got in _parse_date(text.strip()) for d in self.dates)
+        return False
 
 
 def _name_tokens(name: str) -> list[str]:
@@ -205,7 +229,8 @@ def compile_known(record: KnownPatient) -> KnownIndex:
             if not tokens:
                 continue
             pid = len(index.persons)
-            index.persons.append(_Person(category, frozenset(tokens), frozenset(t[0] for t in tokens)))
+            particles = frozenset(fold(w) for w in _WORD.findall(name) if fold(w) in NAME_PARTICLES or w.casefold() in NAME_PARTICLES)
+            index.persons.append(_Person(category, frozenset(tokens), frozenset(t[0] for t in tokens), particles))
             for t in tokens:
                 index.by_token.setdefault(t, set()).add(pid)
                 if len(t) >= FUZZY_MIN:
@@ -278,7 +303,7 @@ class KnownIdentifierRecognizer(RuleRecognizer):
         if len(f) == 1 and raw.isupper():
             word.initial = True
             return word
-        if f in NAME_PARTICLES:
+        if f in NAME_PARTICLES or raw.casefold() in NAME_PARTICLES:
             word.particle = True
             return word
         persons = set(index.by_token.get(f, ()))
@@ -305,7 +330,8 @@ class KnownIdentifierRecognizer(RuleRecognizer):
     def _names(self, text: str, index: KnownIndex) -> list[Span]:
         if not index.persons:
             return []
-        words = [self._word(text, m, index) for m in _WORD.finditer(text)]
+        zones = [(m.start(), m.end()) for m in _WEB_ZONE.finditer(text)]
+        words = [self._word(text, m, index) for m in _WORD.finditer(text) if not _inside(m, zones)]
         spans: list[Span] = []
         i = 0
         while i < len(words):
@@ -340,10 +366,10 @@ class KnownIdentifierRecognizer(RuleRecognizer):
             # a particle counts only inside a name, an initial only when it is one of the person's
             while not group[-1].persons and not (group[-1].initial and _initial_of(group[-1], persons, index)):
                 group.pop()
-            # an initial before the name: "M. Lopez"
+            # an initial or the person's particle before the name: "M. Lopez", "ó Dearáin"
             k = i - 1
-            while k >= 0 and words[k].initial and _JOIN_GAP.fullmatch(text[words[k].end : group[0].start]):
-                if not _initial_of(words[k], persons, index):
+            while k >= 0 and (words[k].initial or words[k].particle) and _JOIN_GAP.fullmatch(text[words[k].end : group[0].start]):
+                if not (_initial_of(words[k], persons, index) or any(words[k].folded in index.persons[p].particles for p in persons)):
                     break
                 group.insert(0, words[k])
                 k -= 1
@@ -358,8 +384,8 @@ class KnownIdentifierRecognizer(RuleRecognizer):
         if len(matched) < 2 and all(w.weak for w in matched) and cue is None:
             return []
         cats = {index.persons[p].category for p in persons}
-        if cue in _DOCTOR_TITLES and Category.DOCTOR in cats:
-            category = Category.DOCTOR
+        if cue in _DOCTOR_TITLES:
+            category = Category.DOCTOR  # a clinician who shares the patient's surname
         else:
             category = Category.PATIENT if Category.PATIENT in cats else Category.DOCTOR
         return [Span(start, group[-1].end, category, SCORE, f"{SOURCE}/name")]
@@ -427,6 +453,10 @@ class KnownIdentifierRecognizer(RuleRecognizer):
         return out
 
 
+def _inside(m: re.Match[str], zones: Sequence[tuple[int, int]]) -> bool:
+    return any(a <= m.start() and m.end() <= b for a, b in zones)
+
+
 def _initial_of(word: _Word, persons: set[int], index: KnownIndex) -> bool:
     return any(word.folded in index.persons[p].initials for p in persons)
 
@@ -454,14 +484,17 @@ def known_wins(text: str, spans: Sequence[Span], known: Sequence[Span]) -> list[
     Where the other span reads the same category it stands whole (a longer
     address, a surname with the rest of its hyphenated name); where it reads
     another, its part outside the known span keeps that category unless it is
-    only punctuation or a title.  A known span records the sources of the
-    spans it overlapped after its own, for audit.
+    only punctuation or a title.  One exception: a longer name of the other
+    category around a known name token is another person sharing that name
+    (``Dr. Mikako Clark`` beside a patient named Clark), and it stands.  A
+    known span records the sources of the spans it overlapped, for audit.
     """
     if not known:
         return list(spans)
     known = sorted(known, key=lambda s: s.start)
     kept: list[Span] = []
     absorbed: dict[int, list[Span]] = {}
+    yielded: set[int] = set()
     for s in spans:
         over = [i for i, k in enumerate(known) if k.overlaps(s)]
         if not over:
@@ -472,15 +505,30 @@ def known_wins(text: str, spans: Sequence[Span], known: Sequence[Span]) -> list[
         if all(known[i].category is s.category for i in over):
             kept.append(Span(s.start, s.end, s.category, SCORE, s.source))  # the same reading, perhaps longer
             continue
+        if s.category in _NAMES and all(known[i].category in _NAMES and _within(text, known[i], s) for i in over):
+            # "Dr. Mikako Clark" beside a patient named Clark: a longer name holding a known token is another person's
+            yielded.update(over)
+            kept.append(Span(s.start, s.end, s.category, s.score, join_sources([s, *(known[i] for i in over)])))
+            continue
         cursor = s.start
         for i in over:
             kept.extend(_remainder(text, s, cursor, known[i].start))
             cursor = max(cursor, known[i].end)
         kept.extend(_remainder(text, s, cursor, s.end))
     winners = [
-        Span(k.start, k.end, k.category, k.score, join_sources([k, *absorbed.get(i, [])])) for i, k in enumerate(known)
+        Span(k.start, k.end, k.category, k.score, join_sources([k, *absorbed.get(i, [])]))
+        for i, k in enumerate(known)
+        if i not in yielded
     ]
     return merge_adjacent(resolve(kept + winners), text)
+
+
+def _within(text: str, inner: Span, outer: Span) -> bool:
+    """``outer`` holds ``inner`` and more words than a title."""
+    if not (outer.start <= inner.start and inner.end <= outer.end):
+        return False
+    rest = text[outer.start : inner.start] + " " + text[inner.end : outer.end]
+    return not _TITLE_ONLY.fullmatch(rest)
 
 
 def _remainder(text: str, span: Span, start: int, end: int) -> list[Span]:

@@ -120,8 +120,13 @@ class MixedDetector:
         """Each member's own spans for every note, before union and resolution."""
         return {name: m.batch(notes) for name, m in self.members.items()}
 
-    def combine(self, notes: Sequence[BatchNote], raw: Mapping[str, list[NoteSpans]], names: Sequence[str] | None = None) -> list[NoteSpans]:
-        """The union of ``names`` (default: all members), propagated and resolved across the batch."""
+    def combine(
+        self, notes: Sequence[BatchNote], raw: Mapping[str, list[NoteSpans]], names: Sequence[str] | None = None, *, known: bool = True
+    ) -> list[NoteSpans]:
+        """The union of ``names`` (default: all members), propagated and resolved across the batch.
+
+        With ``known`` (and known identifiers given) their spans win last.
+        """
         use = tuple(names) if names is not None else self.names
         failures: dict[int, RecognizerError] = {}
         union: list[list[Span]] = []
@@ -147,6 +152,8 @@ class MixedDetector:
         found = propagate_batch(list(notes), detect, refine) if self.finisher.propagate else [
             detect(n, NoteContext(n.id, n.patient_id)) for n in notes
         ]
+        if not known:
+            return [failures.get(i, spans) for i, spans in enumerate(found)]
         return [failures.get(i) or self._with_known(notes[i], spans) for i, spans in enumerate(found)]
 
     def _with_known(self, note: BatchNote, spans: list[Span]) -> NoteSpans:

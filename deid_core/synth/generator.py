@@ -17,7 +17,7 @@ from deid_core.spans import Span, span_to_dict, validate_spans
 
 from .builder import NoteBuilder, TrapSpan
 from .names import build_name_pools
-from .profiles import ADULT, CHILD, ELDER, Cast, draw_patient, first_visit_date, visit_dates
+from .profiles import ADULT, CHILD, ELDER, Cast, Patient, draw_patient, first_visit_date, visit_dates
 from .registers import COMPATIBLE, WRITERS, NoteContext
 
 #: Register names, in a fixed order.
@@ -77,6 +77,13 @@ def _group_for(first_register: str, rng: random.Random) -> str:
 
 def generate_notes(n: int, seed: int, *, registers: Sequence[str] | None = None) -> list[SyntheticNote]:
     """``n`` notes; patients get 1-4 notes each, the first register cycling so all appear."""
+    return generate_notes_and_patients(n, seed, registers=registers)[0]
+
+
+def generate_notes_and_patients(
+    n: int, seed: int, *, registers: Sequence[str] | None = None
+) -> tuple[list[SyntheticNote], list[Patient]]:
+    """:func:`generate_notes` and the profiles of the patients they are about (for their records)."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"n must be a non-negative integer, got {n!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -88,6 +95,7 @@ def generate_notes(n: int, seed: int, *, registers: Sequence[str] | None = None)
     order = list(selected)
     rng.shuffle(order)
     notes: list[SyntheticNote] = []
+    patients: list[Patient] = []
     patient_index = 0
     while len(notes) < n:
         first = order[patient_index % len(order)]
@@ -100,6 +108,7 @@ def generate_notes(n: int, seed: int, *, registers: Sequence[str] | None = None)
         # shorter run stays a prefix of a longer one.
         dates = visit_dates(start, count, rng)
         kinds = [first] + [rng.choice(compatible) for _ in range(count - 1)]
+        patients.append(patient)
         for register, when in zip(kinds, dates):
             if len(notes) == n:
                 break
@@ -110,7 +119,7 @@ def generate_notes(n: int, seed: int, *, registers: Sequence[str] | None = None)
             note_id = f"s{seed}-n{len(notes):06d}"
             notes.append(SyntheticNote(note_id, patient.patient_id, register, text, validate_spans(note_id, text, spans), traps))
         patient_index += 1
-    return notes
+    return notes, patients
 
 
 def write_jsonl(notes: Iterable[SyntheticNote], path: str | Path) -> int:
