@@ -27,7 +27,7 @@ from typing import Protocol
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from deid_core.records import Record, RecordError, atomic_writer, dump, optional_str, read_jsonl
+from deid_core.records import Record, RecordError, atomic_writer, dump, optional_str, read_jsonl, unusable_character
 from deid_core.keys import StudyKey
 from fleet.keystore import KeyStore, check_study_name, load_checked
 from fleet.models import Batch, Configuration, Item, ItemStatus, NoteRow, Output, Study
@@ -131,6 +131,29 @@ def incoming_from_records(items: Iterable[Record | RecordError]) -> Iterable[Inc
         yield IncomingNote(item.line, item.id, item.data["text"], patient)
 
 
+def storable(note: IncomingNote) -> IncomingNote:
+    """``note``, or its rejection when its id, patient id or text holds a character no store can carry.
+
+    Caught here, such a note fails alone with a message naming the field,
+    instead of failing its whole chunk on the database's refusal.  The
+    rejected id is kept with those characters replaced, so the failure
+    still names its record.
+    """
+    if note.error_class is not None:
+        return IncomingNote(note.line, _printable(note.record_id), error_class=note.error_class, error=note.error)
+    for name, value in (("id", note.record_id), ("patient_id", note.patient_id), ("text", note.text)):
+        problem = unusable_character(value, name) if value is not None else None
+        if problem:
+            return IncomingNote(note.line, _printable(note.record_id), error_class="MalformedRecord", error=problem)
+    return note
+
+
+def _printable(value: str | None) -> str | None:
+    if value is None or unusable_character(value) is None:
+        return value
+    return "".join("\ufffd" if unusable_character(c) else c for c in value)
+
+
 class FleetClient:
     def __init__(
         self,
@@ -173,7 +196,7 @@ class FleetClient:
             )
             s.add(batch)
             s.flush()
-            incoming = list(notes)
+            incoming = [storable(n) for n in notes]
             existing = self._existing_notes(s, study, incoming)
             seen: set[str] = set()
             pending: list[tuple[Item, int]] = []

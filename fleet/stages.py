@@ -35,12 +35,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from sqlalchemy import delete, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from deid_core.anonymizer.engine import Anonymizer, Note
 from deid_core.keys import StudyKey
 from deid_core.leaks import Leak, scan_output, summarize
+from deid_core.records import unusable_character
 from deid_core.recognizers.pipeline import DetectConfig
 from deid_core.recognizers.plausibility import PlausibilityCheck, unite_with_rules
 from deid_core.resolution import merge_adjacent, resolve
@@ -72,6 +73,10 @@ REDELIVERY_LIMIT = "RedeliveryLimitExceeded"
 
 class StageError(RuntimeError):
     """The message itself is wrong (unknown batch or stage): nothing to retry."""
+
+
+class UnusableNote(ValueError):
+    """A stored note holds a character (NUL, a lone surrogate) that no output can carry."""
 
 
 def default_worker_name() -> str:
@@ -137,7 +142,11 @@ def open_notes(ctx: StageContext, study: str, rows: Sequence[NoteRow]) -> tuple[
             failed[row.id] = key
             continue
         try:
-            opened.append(PlainNote(row.id, row.external_id, note_plaintext(row, key), note_patient_id(row, key)))
+            note = PlainNote(row.id, row.external_id, note_plaintext(row, key), note_patient_id(row, key))
+            problem = unusable_character(note.text, "text") or unusable_character(note.patient_id, "patient_id")
+            if problem:  # stored before intake refused these; it would fail the chunk's write
+                raise UnusableNote(problem)
+            opened.append(note)
         except Exception as exc:
             failed[row.id] = exc
     return opened, failed
@@ -187,6 +196,10 @@ def _span_rows(note_id: int, recognizer: str, version: str, spans: Sequence[Span
 
 
 def error_text(exc: BaseException) -> str:
+    """What an item's ``error`` says; never a database message, which quotes its SQL."""
+    if isinstance(exc, SQLAlchemyError):
+        cause = type(getattr(exc, "orig", None) or exc).__name__
+        return f"the state store refused the stage's write ({cause}); statement withheld"
     return str(exc)[:2000] or type(exc).__name__
 
 
@@ -292,7 +305,7 @@ def _anonymize(ctx: StageContext, s: Session, batch: Batch, config: PipelineConf
     for n in notes:
         try:
             out = anonymizer.anonymize(Note(n.external_id, n.text, n.patient_id, tuple(spans[n.id])))
-            leaks = scan_output(n.text, spans[n.id], out.text, out.replacements)
+            leaks = scan_output(n.text, spans[n.id], out.text, out.replacements, n.patient_id)
             replacements = [dict(asdict(r), category=r.category.value) for r in out.replacements]
             row = Output(
                 note_id=n.id,

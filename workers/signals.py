@@ -40,6 +40,14 @@ def preload() -> list[str]:
 
 
 @worker_init.connect
+def _withhold_exception_details(**_kwargs) -> None:
+    """Before anything can fail: no traceback or exception text in this worker's log (children inherit it)."""
+    from fleet.logsafe import withhold_exception_details
+
+    withhold_exception_details()
+
+
+@worker_init.connect
 def _preload_models(**_kwargs) -> None:
     if os.environ.get("DEID_PRELOAD", "1") == "0":
         return

@@ -12,6 +12,7 @@ review is closed.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 
@@ -39,15 +40,19 @@ from fleet.api.schemas import (
     SubmitRequest,
     SubmitResponse,
 )
+from deid_core.records import unusable_character
 from fleet.keystore import KeyStoreError
+from fleet.logsafe import withhold_exception_details
 from fleet.models import Batch, Item, ItemStatus, Output, ReviewState, ReviewStatus, TenantStudy, VerifierScore
 from fleet.pipeline import PipelineConfig
 from fleet.producer import FleetClient, IncomingNote, SubmitError
 
+log = logging.getLogger(__name__)
+
 COOKIE = "deid_session"
 #: Note ids are the store's 32-bit item ids.
 NoteId = Annotated[int, Path(ge=1, le=2**31 - 1, description="The note id returned by POST /v1/notes.")]
-BatchId = Annotated[str, Path(min_length=1, max_length=32)]
+BatchId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9]+$")]
 _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
 
@@ -125,6 +130,37 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+class ContainErrors:
+    """Answer an unexpected error with a bare 500 and log its class only.
+
+    Nothing is re-raised to the server, whose own handler would log the
+    traceback, and the traceback may quote the request's notes.
+    """
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception as exc:
+            route = getattr(scope.get("route"), "path", None) or "(no route)"
+            log.error("%s %s failed: %s", scope.get("method"), route, type(exc).__name__)
+            if not started:
+                await _error(500, "internal error; the server log names its class")(scope, receive, send)
+
+
 _ERRORS = {
     400: {"model": ErrorOut, "description": "The body cannot be read (not UTF-8 JSON, bad Content-Length)."},
     401: {"model": ErrorOut, "description": "Missing, unknown or revoked token."},
@@ -148,8 +184,9 @@ def _problems(exc: RequestValidationError) -> list[dict]:
         record = rid = None
         if where == "body" and len(loc) >= 2 and loc[0] == "notes" and isinstance(loc[1], int):
             record = loc[1]
-            if record < len(notes) and isinstance(notes[record], dict) and isinstance(notes[record].get("id"), str):
-                rid = notes[record]["id"][:500]
+            candidate = notes[record].get("id") if record < len(notes) and isinstance(notes[record], dict) else None
+            if isinstance(candidate, str) and unusable_character(candidate) is None:
+                rid = candidate[:500]
         name = ".".join(str(p) for p in loc) or where
         out.append({"record": record, "id": rid, "field": name, "message": str(err.get("msg", "invalid"))[:300]})
     return out
@@ -175,8 +212,10 @@ def create_app(services: ApiServices) -> FastAPI:
         redoc_url=None,
     )
     app.state.services = services
+    withhold_exception_details()
     reviewer = Reviewer(services.sessions, services.client.keystore)
     app.add_middleware(BodyLimit, max_bytes=services.limits.max_body_bytes)
+    app.add_middleware(ContainErrors)
     bearer = HTTPBearer(auto_error=False, description="A tenant token from `deid api-token create`.")
 
     @app.exception_handler(RequestValidationError)

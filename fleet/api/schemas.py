@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from deid_core.records import unusable_character
 from deid_core.spans import Category
 
 STUDY_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$"
@@ -22,6 +23,15 @@ class NoteIn(_Body):
     id: str = Field(min_length=1, max_length=500, description="The caller's id of the note, unique in the request.")
     patient_id: str | None = Field(default=None, max_length=500, description="Needed when the note has dates to shift.")
     text: str = Field(min_length=1, description="The original note text.")
+
+    @field_validator("id", "patient_id", "text", mode="before")
+    @classmethod
+    def _storable(cls, value: object, info) -> object:
+        """Lone surrogates, NUL and non-characters cannot be stored or written out: refuse them, saying which."""
+        problem = unusable_character(value, info.field_name) if isinstance(value, str) else None
+        if problem:
+            raise ValueError(problem)
+        return value
 
 
 
