@@ -11,9 +11,10 @@ an opaque key, and normalizing it could merge two patients.
 Formats.  A date is parsed by hand (``re`` + ``datetime``) into a template of
 literal text and fields, and the shifted date is rendered into the same
 template: separators, commas, "of", "the", spacing, zero padding per field,
-2- or 4-digit years, full or abbreviated month and weekday names, their
-case, and ordinal suffixes all survive; the weekday and the ordinal suffix
-are recomputed for the new date; a time of day is kept as written.
+2- or 4-digit years, the spelling scheme of month and weekday names
+(full, three letters, or with "Sept", "June", "Tues" and kin), their case,
+and ordinal suffixes all survive; the weekday and the ordinal suffix are
+recomputed for the new date; a time of day is kept as written.
 Recognized shapes include::
 
     3/4/2019  03/04/2019  3/4/19  03-04-2019  04.03.2019  2019-03-04  2019/03/04
@@ -24,6 +25,15 @@ Recognized shapes include::
     March 2019  Mar. 2019  Mar-19  Mar '19  03/2019  2019-03
     3/4  March 3  Mar 3rd  3 March  the 3rd of March  Monday, March 4
     2019
+
+Written form.  What the text leaves open ("May" is its own abbreviation;
+"June", "July", "Sept", "Tues" belong to more than one spelling scheme; "15"
+shows no zero padding) is never settled from the date's value, or the
+output's form would tell the original: :mod:`date_formats` settles it from
+the note's other dates written the same way (``note_style``), then from the
+style's default ("27-May-2017" is abbreviated, "May 06, 2019" too, "May 6,
+2019" is spelled out).  The output's form is thus a function of how the
+note is written, never of the dates in it.
 
 Ambiguity and the clock.  Nothing reads today's date (``dateutil``-style
 guessing fills missing fields from the clock, so a re-run would differ):
