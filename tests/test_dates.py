@@ -262,8 +262,14 @@ def test_dates_without_a_year_take_the_reference_year():
     later = DateShifter(reference=date(2023, 6, 30))
     assert later.parse("March 4").date == date(2023, 3, 4)
     assert later.shift("Wednesday, March 4", 0) == "Saturday, March 4"  # 2023-03-04 was a Saturday
-    with pytest.raises(DateParseError):
-        later.parse("Feb 29")
+
+
+@pytest.mark.parametrize("written", ["Feb 29", "29 February", "2/29", "29-Feb"])
+def test_a_year_less_leap_day_takes_the_last_leap_year_instead_of_being_masked(written):
+    """Masking only Feb 29 would name the masked date; it resolves in the last leap year up to the reference."""
+    later = DateShifter(reference=date(2023, 6, 30))
+    assert later.parse(written).date == date(2020, 2, 29)
+    assert later.parse(later.shift(written, 1)).date.timetuple()[1:3] == (3, 1)
 
 
 def test_month_day_shift_may_cross_the_year_and_still_shows_no_year():

@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Literal
 
-__all__ = ["DateForm", "Evidence", "NoteStyle", "month_schemes", "weekday_schemes", "spell"]
+__all__ = ["DateForm", "Evidence", "NoteStyle", "index_of", "month_schemes", "spell", "weekday_schemes"]
 
 # Spelling schemes: how a writer names each month or weekday.  A token fits
 # every scheme that contains it; "may" fits all four month schemes.
@@ -130,7 +130,7 @@ class NoteStyle:
 
     def settle(self, ev: Evidence) -> DateForm:
         """The form to write ``ev``'s date in: its own tokens, then the note, then the default."""
-        tiers = [self._votes.get(("skeleton", ev.skeleton), Counter()), self._votes.get(("family", ev.family), Counter())]
+        tiers = [self._votes.get(key, Counter()) for key in (("skeleton", ev.skeleton), ("family", ev.family))]
         pad_d = _first_shown(ev.pad_d, ev.pad_m, tiers, "pad_d", "pad_m")
         pad_m = _first_shown(ev.pad_m, ev.pad_d, tiers, "pad_m", "pad_d")
         if ev.names == "abbr" or (ev.names == "by-padding" and pad_d is True):

@@ -42,8 +42,9 @@ guessing fills missing fields from the clock, so a re-run would differ):
   dot-separated ones (``04.03.2019``) are day-first, the convention wherever
   dots are used.  A reading that is impossible (``15/03/2019`` month-first)
   falls back to the other order; if neither is a real date it is an error;
-* a date written without a year takes the year of ``reference``
-  (so "Feb 29" is an error when that year is not a leap year);
+* a date written without a year takes the year of ``reference``, except
+  "Feb 29", which takes the last leap year up to it: an error there would
+  mask exactly the leap days and so name them;
 * a two-digit year means the year with those last digits in the 100-year
   window ending at ``two_digit_window_end`` (default ``reference.year + 20``),
   and a shifted date is written with its own last two digits.
@@ -63,6 +64,7 @@ log.
 
 from __future__ import annotations
 
+import calendar
 import datetime as _dt
 import hashlib
 import hmac
@@ -95,6 +97,7 @@ __all__ = [
 ]
 
 _JITTER_TAG = b"date_jitter_v1:"
+_ANY_LEAP_YEAR = 2000  # checks a year-less month and day, so that Feb 29 is a real one
 _MAX_LENGTH = 96  # far above any shape listed above; bounds the regex work
 MIN_OFFSET_DAYS = 3
 MAX_OFFSET_DAYS = 180
@@ -387,7 +390,7 @@ class DateShifter:
     ) -> ParsedDate:
         found = match.groupdict()
         groups = {name: found[name] for name in _FIELD_GROUPS if found.get(name) is not None}
-        year = self._year(groups["y"]) if "y" in groups else self.reference.year
+        year = self._year(groups["y"]) if "y" in groups else _ANY_LEAP_YEAR
         kinds = {name: name for name in groups}
         month_text, day_text = groups.get("m"), groups.get("d")
         month_index = None
@@ -408,6 +411,10 @@ class DateShifter:
             day = int(day_text)  # type: ignore[arg-type]
         else:
             day = 15 if pattern.granularity == "month" else 1
+        if "y" not in groups:
+            year = self.reference.year
+            while (month, day) == (2, 29) and not calendar.isleap(year):
+                year -= 1
         try:
             resolved = date(year, month, day)
         except ValueError as exc:
