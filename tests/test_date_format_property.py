@@ -55,6 +55,7 @@ class Style:
     ordinal: bool = False
     of: bool = False  # "the 3rd of March"
     weekday: str | None = None  # a weekday scheme, written before the date
+    weekday_after: str = ""  # or after it: " (" gives "03/04/2019 (Monday)", ", " gives "..., Monday"
 
     def write(self, d: date) -> str:
         m = f"{d.month:02d}" if self.pad_m else str(d.month)
@@ -77,7 +78,10 @@ class Style:
         if self.weekday is None:
             return body
         wd = _case(WEEKDAY_SCHEMES[self.weekday][d.weekday()], self.case)
-        return f"{wd}{'.' if self.weekday != 'full' and self.point else ''}, {body}"
+        point = "." if self.weekday != "full" and self.point else ""
+        if self.weekday_after:
+            return f"{body}{self.weekday_after}{wd}{point}{')' if '(' in self.weekday_after else ''}"
+        return f"{wd}{point}, {body}"
 
     @property
     def has_year(self) -> bool:
@@ -98,6 +102,7 @@ def styles(draw) -> Style:
     months = draw(_months)
     named = layout in ("joined", "month-first", "day-first", "md-month-first", "md-day-first")
     ordinal = named and layout != "joined" and draw(st.booleans())
+    weekday = draw(_weekdays)
     return Style(
         layout=layout,
         sep=draw(st.sampled_from(["/", "-"] if layout == "mdy" else ["-", "/", "."] if layout == "ymd"
@@ -111,7 +116,8 @@ def styles(draw) -> Style:
         comma=draw(st.booleans()),
         ordinal=ordinal,
         of=ordinal and layout in ("day-first", "md-day-first") and draw(st.booleans()),
-        weekday=None if layout in ("joined", "dmy-dot") else draw(_weekdays),
+        weekday=weekday,
+        weekday_after=draw(st.sampled_from(["", " (", ", "])) if weekday else "",
     )
 
 
@@ -278,3 +284,17 @@ def test_format_kept_is_measured_against_the_styles_own_writer():
     assert written_in("Mar 05, 2017", "%b %d, %Y") and not written_in("Mar 5, 2017", "%b %d, %Y")
     assert written_in("March 5, 2017", "%B %-d, %Y") and not written_in("March 05, 2017", "%B %-d, %Y")
     assert not written_in("06-January-2017", "%d-%b-%Y") and not written_in("MAR 05, 2017", "%b %d, %Y")
+
+
+@pytest.mark.xfail(
+    strict=False,
+    reason="the rules recognizer ends a DATE span before a weekday written after the date, so the original "
+    "weekday stays beside the shifted date and tells the offset modulo 7; the shifter rewrites such a weekday "
+    "once the span holds it (detection is not this module's to change)",
+)
+@pytest.mark.parametrize("text", ["Seen 03/04/2019 (Monday) for follow-up.", "Seen on 03/04/2019 Mon. for review."])
+def test_a_weekday_after_a_date_is_part_of_its_date_span(text):
+    from deid_core.recognizers.pipeline import build_default_pipeline
+
+    spans = build_default_pipeline().analyze(text)
+    assert any("Mon" in s.text_in(text) for s in spans if s.category is Category.DATE)

@@ -188,6 +188,19 @@ def test_weekday_is_recomputed_for_the_shifted_date():
 @pytest.mark.parametrize(
     "text,shifted",
     [
+        ("03/04/2019 (Monday)", "04/03/2019 (Wednesday)"),
+        ("March 4, 2019, Mon.", "April 3, 2019, Wed."),
+        ("04-MAR-2019 MON", "03-APR-2019 WED"),
+        ("Mar 4 (Wed)", "Apr 3 (Fri)"),
+    ],
+)
+def test_a_weekday_written_after_the_date_is_recomputed_too(text, shifted):
+    assert SHIFTER.shift(text, 30) == shifted
+
+
+@pytest.mark.parametrize(
+    "text,shifted",
+    [
         ("MARCH 4, 2019", "APRIL 3, 2019"),
         ("march 4, 2019", "april 3, 2019"),
         ("March 4, 2019", "April 3, 2019"),

@@ -213,6 +213,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(r"(?P<y>[12][0-9]{3})", "year", "year"),
 )
 
+# A weekday after the date: "03/04/2019 (Monday)", "March 4, 2019, Mon.", "04-Mar-2019 Mon"
+_WEEKDAY_AFTER = re.compile(rf"(?P<body>.+?)(?P<gap>,?\s*\(|,?\s+){_WD}(?P<end>\.?\)?)", re.IGNORECASE)
+
 _FIELD_GROUPS = ("wd", "a", "b", "y", "m", "d", "sfx", "mon", "time")
 _TIME_PARTS = re.compile(
     r"(?P<h>[0-9]{1,2}):(?P<mi>[0-9]{2})(?::(?P<s>[0-9]{2})(?:\.(?P<f>[0-9]{1,6}))?)?\s*(?P<ap>[ap])?",
@@ -371,10 +374,12 @@ class DateShifter:
             raise DateParseError(f"the date span is longer than {_MAX_LENGTH} characters")
         leading = text[: len(text) - len(text.lstrip())]
         trailing = text[len(text.rstrip()) :]
-        for pattern in _PATTERNS:
-            match = pattern.regex.fullmatch(core)
-            if match is not None:
-                return self._build(pattern, match, core, leading, trailing)
+        after = _WEEKDAY_AFTER.fullmatch(core)
+        for body, weekday in ((core, None), *([(after["body"], after)] if after else [])):
+            for pattern in _PATTERNS:
+                match = pattern.regex.fullmatch(body)
+                if match is not None and (weekday is None or pattern.granularity == "day"):
+                    return self._build(pattern, match, body, leading, trailing, weekday)
         raise DateParseError("the text matches no known date format")
 
     # -- internals ---------------------------------------------------------
@@ -386,7 +391,13 @@ class DateShifter:
         return start + (int(token) - start) % 100
 
     def _build(
-        self, pattern: _Pattern, match: re.Match[str], core: str, leading: str, trailing: str
+        self,
+        pattern: _Pattern,
+        match: re.Match[str],
+        core: str,
+        leading: str,
+        trailing: str,
+        weekday: re.Match[str] | None = None,
     ) -> ParsedDate:
         found = match.groupdict()
         groups = {name: found[name] for name in _FIELD_GROUPS if found.get(name) is not None}
@@ -435,6 +446,10 @@ class DateShifter:
             cursor = end
         if cursor < len(core):
             parts.append(core[cursor:])
+        if weekday is not None:  # "03/04/2019 (Monday)": a weekday written after the date
+            parts += [weekday["gap"], _Field("wd", weekday["wd"], index_of("wd", weekday["wd"])), weekday["end"]]
+            if weekday["end"].startswith("."):
+                pointed.add("wd")
         evidence = _evidence(pattern, parts, pointed)
 
         value: date | datetime = resolved
