@@ -70,6 +70,10 @@ class AnonymizerConfig(_Strict):
         default=None, description='A decade of 90 or more ("in her 90s"); default "90s" under the "90+" cap, else "80s".'
     )
     mask_format: str = "[{category}]"
+    pseudonymize_id: bool = Field(
+        default=False,
+        description="Output records carry a keyed pseudonym of `id` too (`patient_id` always gets one).",
+    )
     strategies: dict[Category, str] = Field(default_factory=lambda: dict(DEFAULT_STRATEGIES))
 
     @field_validator("strategies", mode="before")

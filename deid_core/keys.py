@@ -43,6 +43,7 @@ class Purpose:
     PLACES = "places/v1"
     WEB = "web/v1"
     HASHES = "hashes/v1"
+    RECORD_FIELDS = "record-fields.aes-siv/v1"  # pseudonyms of patient_id and id in output records
     KEY_ID = "key-id/v1"
     AT_REST = "at-rest.aes-gcm/v1"  # sealing PHI in the state store (fleet.sealing)
     AT_REST_DIGEST = "at-rest.digest/v1"  # keyed dedupe digest of a stored note

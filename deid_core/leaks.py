@@ -116,19 +116,24 @@ def scan_output(
     spans: Sequence[Span],
     output: str,
     regions: Sequence[Region],
+    patient_id: str | None = None,
 ) -> list[Leak]:
     """Every leak in ``output``, the anonymization of ``original`` with ``spans`` detected.
 
     ``regions`` are the anonymizer's replacements.  A region whose output is
     its original text (the anonymizer's sanctioned identities: ages under 90,
     coarse dates, retained regions) is not searched for: keeping it was the
-    policy, not a leak.
+    policy, not a leak.  The note's ``patient_id``, which the output record
+    carries only as a pseudonym, is searched for as an ID, so a record
+    number used as patient id cannot stay in the text undetected.
     """
     written = [(r.out_start, r.out_end) for r in regions]
     kept = [(r.start, r.end) for r in regions if output[r.out_start : r.out_end] == original[r.start : r.end]]
     leaks: list[Leak] = []
     seen: set[tuple[int, int]] = set()
     needles: dict[str, Category] = {}
+    if patient_id and patient_id.strip():
+        needles[patient_id.strip()] = Category.ID
     for s in spans:
         if any(a <= s.start and s.end <= b for a, b in kept):
             continue

@@ -161,7 +161,7 @@ def test_run_fails_a_record_with_a_lone_surrogate_and_writes_the_others(tmp_path
     err = capsys.readouterr().err
     assert [json.loads(l)["id"] for l in out.read_text().splitlines()] == ["a", "c"]
     assert "line 2: record 'bad'" in err and "lone surrogate" in err and "Traceback" not in err
-    assert "line 3: record 'a'" in err and "duplicate id: lines 1 and 3" in err
+    assert "line 3: record 'a': DuplicateRecord: duplicate id: lines 1 and 3 share it" in err
 
 
 def test_run_where_every_record_fails_leaves_the_previous_output(tmp_path, key_file):

@@ -23,6 +23,7 @@ from deid_core.anonymizer.ages import cap_age
 from deid_core.anonymizer.dates import DateShifter, patient_offset_days
 from deid_core.anonymizer.fpe import IdCipher
 from deid_core.anonymizer.hashing import OpaqueHasher
+from deid_core.anonymizer.pseudonyms import RecordPseudonyms
 from deid_core.config import AnonymizerConfig
 from deid_core.keys import Purpose, StudyKey
 from deid_core.resolution import KEPT_CATEGORIES, resolve
@@ -64,8 +65,12 @@ class Replacement:
 
 @dataclass(frozen=True, slots=True)
 class AnonymizedNote:
+    """``id`` is the input id, for errors; an output record carries ``release_id``
+    and ``patient_pseudonym`` (see :mod:`deid_core.anonymizer.pseudonyms`)."""
+
     id: str
-    patient_id: str | None
+    release_id: str
+    patient_pseudonym: str | None
     text: str
     spans: tuple[Span, ...]
     key_id: str
@@ -121,6 +126,16 @@ class Anonymizer:
     @cached_property
     def _ids(self) -> IdCipher:
         return IdCipher(self.key, mode=self.config.fpe_mode, alphabet=self.config.fpe_alphabet)
+
+    @cached_property
+    def _pseudonyms(self) -> RecordPseudonyms:
+        return RecordPseudonyms(self.key)
+
+    def record_fields(self, note_id: str, patient_id: str | None) -> tuple[str, str | None]:
+        """The id and patient id an output record carries: the patient id always as a
+        keyed pseudonym, the id too when ``pseudonymize_id`` is set."""
+        release_id = self._pseudonyms.pseudonym("id", note_id) if self.config.pseudonymize_id else note_id
+        return release_id, None if patient_id is None else self._pseudonyms.pseudonym("patient_id", patient_id)
 
     @cached_property
     def _hasher(self) -> OpaqueHasher:
@@ -249,9 +264,11 @@ class Anonymizer:
             for i, s in enumerate(spans)
             if out_ranges[i][1] > out_ranges[i][0]
         )
+        release_id, patient_pseudonym = self.record_fields(note.id, note.patient_id)
         return AnonymizedNote(
             id=note.id,
-            patient_id=note.patient_id,
+            release_id=release_id,
+            patient_pseudonym=patient_pseudonym,
             text="".join(pieces),
             spans=out_spans,
             key_id=self.key.key_id,

@@ -18,8 +18,8 @@ def note_from_record(record: Record) -> Note:
 
 def anonymized_to_dict(note: AnonymizedNote) -> dict:
     return {
-        "id": note.id,
-        "patient_id": note.patient_id,
+        "id": note.release_id,
+        "patient_id": note.patient_pseudonym,
         "text": note.text,
         "spans": [span_to_dict(s, full=False) for s in note.spans],
         "key_id": note.key_id,

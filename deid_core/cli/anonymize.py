@@ -2,7 +2,8 @@
 
 Input lines: ``{id, patient_id, text, spans:[{start,end,label}]}``.
 Output lines: ``{id, patient_id, text, spans, key_id}`` in input order, with
-``text`` de-identified and ``spans`` in output coordinates.  A bad record
+``text`` de-identified, ``spans`` in output coordinates and ``patient_id``
+(``id`` too with ``pseudonymize_id``) a keyed pseudonym.  A bad record
 (including a text over ``limits.max_note_chars`` and an id seen on an
 earlier line) is reported on stderr (line and id) and left out; the others
 are written.  When no record succeeds the output file is left as it was.
