@@ -27,7 +27,8 @@ from typing import Protocol
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from deid_core.records import Record, RecordError, atomic_writer, dump, optional_str, read_jsonl, unusable_character
+from deid_core.records import KeepPrevious, Record, RecordError, atomic_writer, dump, optional_str, read_jsonl, unusable_character
+from deid_core.anonymizer.engine import Anonymizer
 from deid_core.keys import StudyKey
 from fleet.keystore import KeyStore, check_study_name, load_checked
 from fleet.models import Batch, Configuration, Item, ItemStatus, NoteRow, Output, Study
@@ -175,7 +176,8 @@ class FleetClient:
         path = Path(path)
         if not path.exists():
             raise SubmitError(f"input file {path} does not exist")
-        return self.submit(incoming_from_records(read_jsonl(path)), study, config, source="jsonl")
+        records = read_jsonl(path, max_note_chars=config.settings.limits.max_note_chars)
+        return self.submit(incoming_from_records(records), study, config, source="jsonl")
 
     def submit(self, notes: Iterable[IncomingNote], study: str, config: PipelineConfig, source: str = "api") -> SubmitResult:
         check_study_name(study)
@@ -198,20 +200,20 @@ class FleetClient:
             s.flush()
             incoming = [storable(n) for n in notes]
             existing = self._existing_notes(s, study, incoming)
-            seen: set[str] = set()
+            seen: dict[str, int] = {}
             pending: list[tuple[Item, int]] = []
             rejected = 0
             for rec in incoming:
                 item = Item(batch_id=batch.id, line=rec.line, external_id=rec.record_id, stage=first_stage)
                 if rec.error_class is None and rec.record_id in seen:
-                    rec = IncomingNote(rec.line, rec.record_id, error_class="DuplicateRecord", error="this id appears earlier in the batch")
+                    rec = IncomingNote(rec.line, rec.record_id, error_class="DuplicateRecord", error=f"duplicate id: lines {seen[rec.record_id]} and {rec.line} share it")
                 if rec.error_class is not None:
                     item.stage, item.status = STAGE_SUBMIT, ItemStatus.FAILED
                     item.error_class, item.error = rec.error_class, rec.error
                     s.add(item)
                     rejected += 1
                     continue
-                seen.add(rec.record_id)
+                seen[rec.record_id] = rec.line
                 sealed = seal_note_text(key, study, rec.text)
                 note = existing.get((rec.record_id, sealed.digest))
                 if note is None:
@@ -348,10 +350,16 @@ class FleetClient:
         return [Failure(line, rid, ec or "", err or "") for line, rid, ec, err in rows]
 
     def results(self, batch_id: str) -> Iterable[dict]:
-        """De-identified records of the batch's done items, in input order; leak-withheld items left out."""
+        """De-identified records of the batch's done items, in input order; leak-withheld items left out.
+
+        ``patient_id`` (and ``id`` when the batch's configuration asks) is the
+        keyed pseudonym of ``deid anonymize``, under the batch's key.
+        """
         with self.sessions() as s:
             batch = self._batch(s, batch_id)
             keys: dict[str, StudyKey] = {}
+            config = PipelineConfig.from_body(s.get(Configuration, batch.config_digest).body)
+            releasing = Anonymizer(load_checked(self.keystore, batch.study_id, batch.key_id), config.settings.anonymizer)
             rows = s.execute(
                 select(Item.external_id, Item.flagged, NoteRow, Output.text, Output.spans_json)
                 .join(NoteRow, NoteRow.id == Item.note_id)
@@ -367,9 +375,10 @@ class FleetClient:
             for rid, flagged, note, text, spans_json in rows:
                 if note.key_id not in keys:
                     keys[note.key_id] = load_checked(self.keystore, batch.study_id, note.key_id)
+                release_id, patient = releasing.record_fields(rid, note_patient_id(note, keys[note.key_id]))
                 yield {
-                    "id": rid,
-                    "patient_id": note_patient_id(note, keys[note.key_id]),
+                    "id": release_id,
+                    "patient_id": patient,
                     "text": text,
                     "spans": json.loads(spans_json),
                     "key_id": batch.key_id,
@@ -384,6 +393,8 @@ class FleetClient:
             for record in self.results(batch_id):
                 fh.write(dump(record) + "\n")
                 written += 1
+            if not written:
+                raise KeepPrevious  # a batch with nothing to export leaves the previous file as it was
         if errors is not None:
             with atomic_writer(errors) as fh:
                 for f in self.failures(batch_id):

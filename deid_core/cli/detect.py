@@ -3,9 +3,11 @@
 Input lines: ``{id, patient_id?, text}``.  Output: one line per input line,
 in order, ``{id, spans: [{start, end, label, score, source}]}``; a line that
 cannot be used (malformed JSON, no id, missing or non-string text, a
-non-string patient id) becomes ``{id, error, line}`` (``id`` null when it is
+non-string patient id, a text over ``limits.max_note_chars``, an id seen on
+an earlier line) becomes ``{id, error, line}`` (``id`` null when it is
 unknown) and is reported on stderr, and the other lines go on.  The exit
-code is 1 when any line failed, else 0.
+code is 1 when any line failed, else 0; when every line failed the output
+file is left as it was.
 
 The whole input is read first so that a name found in one note of a patient
 is also found in that patient's other notes.
@@ -40,7 +42,7 @@ from pathlib import Path
 from deid_core.cli.common import CliError, add_config_argument, fail, settings_from
 from deid_core.cli.known_input import KNOWN_RECORD_FAILED, add_known_argument, attach_known
 from deid_core.known import KnownError
-from deid_core.records import Record, RecordError, atomic_writer, dump, optional_str, read_jsonl
+from deid_core.records import KeepPrevious, Record, RecordError, atomic_writer, dump, optional_str, read_jsonl
 from deid_core.recognizers.base import NoteContext, RecognizerError
 from deid_core.recognizers.mix import MixedDetector, build_mix
 from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError
@@ -81,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.inp.exists():
             raise CliError(f"input file {args.inp} does not exist")
         detector = build_mix(_config(args))
+        limit = settings_from(args).limits.max_note_chars
         known_failed = attach_known(detector, args.known, "detect")
     except (CliError, DetectConfigError, RecognizerError, KnownError) as exc:
         return fail("detect", str(exc))
@@ -88,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"deid detect: {detector.notice}", file=sys.stderr)
 
     items: list[Record | RecordError] = []
-    for item in read_jsonl(args.inp):
+    for item in read_jsonl(args.inp, max_note_chars=limit, unique_ids=True):
         if isinstance(item, Record):
             try:
                 if optional_str(item, "patient_id") in known_failed:
@@ -114,5 +117,8 @@ def run(args: argparse.Namespace) -> int:
                 who = f"record {row['id']!r}: " if row.get("id") is not None else ""
                 print(f"deid detect: {args.inp}: line {row['line']}: {who}{row['error']}", file=sys.stderr)
             out.write(dump(row) + "\n")
+        if failed == len(items):
+            print(f"deid detect: no record succeeded; {args.out} left as it was", file=sys.stderr)
+            raise KeepPrevious
     print(f"wrote spans for {len(items) - failed} notes to {args.out}; {failed} failed", file=sys.stderr)
     return 1 if failed else 0

@@ -374,7 +374,7 @@ class Reviewer:
         config = config_for(s, batch.config_digest)
         anonymizer = self._anonymizer(batch, config)
         out = anonymizer.anonymize(Note(note.external_id, original, patient, tuple(spans)))
-        leaks = scan_output(original, spans, out.text, out.replacements)
+        leaks = scan_output(original, spans, out.text, out.replacements, patient)
         output.text = "" if leaks else out.text  # a leaky output is never stored
         output.spans_json = json.dumps([span_to_dict(sp, full=False) for sp in out.spans])
         output.replacements_json = json.dumps([dict(asdict(r), category=r.category.value) for r in out.replacements])
