@@ -454,18 +454,46 @@ def test_email_keeps_case_style(web):
     assert out.split("@")[1].endswith(".ORG")
 
 
-def test_url_keeps_scheme_port_tld_extension_and_query_names(web):
+def test_url_keeps_scheme_port_tld_and_known_extension_and_replaces_every_token(web):
     text = "https://portal.mercyhealth.org:8443/patients/12345/chart.pdf?id=889&name=jdoe#top"
     out = web.replace(text)
     m = re.fullmatch(
         r"https://portal\.([a-z\-]+)\.org:8443/([a-z]{8})/(\d{5})/([a-z]{5})\.pdf"
-        r"\?id=(\d{3})&name=([a-z]{4})#([a-z]{3})",
+        r"\?([a-z]{2})=(\d{3})&([a-z]{4})=([a-z]{4})#([a-z]{3})",
         out,
     )
     assert m, out
-    host, seg1, seg2, stem, qid, qname, frag = m.groups()
+    host, seg1, seg2, stem, qname1, qid, qname2, qvalue, frag = m.groups()
     assert host != "mercyhealth" and seg1 != "patients" and seg2 != "12345" and stem != "chart"
-    assert qid != "889" and qname != "jdoe" and frag != "top"
+    assert qname1 != "id" and qid != "889" and qname2 != "name" and qvalue != "jdoe" and frag != "top"
+
+
+def test_dotted_path_segment_is_replaced_whole_when_its_tail_is_no_known_extension(web):
+    out = web.replace("https://portal.example.org/u/maria.lopez")
+    m = re.fullmatch(r"https://portal\.[a-z\-]+\.org/([a-z])/([a-z]{5})\.([a-z]{5})", out)
+    assert m, out
+    assert m.group(1) != "u" and m.group(2) != "maria" and m.group(3) != "lopez"
+
+
+@pytest.mark.parametrize("extension", ["pdf", "PDF", "html", "docx", "dcm"])
+def test_known_file_extensions_are_kept(web, extension):
+    out = web.replace(f"https://x-clinic.org/files/lopez.{extension}")
+    assert out.endswith(f".{extension}") and "lopez" not in out
+
+
+def test_query_parameter_names_are_replaced_token_by_token(web):
+    out = web.replace("https://x-clinic.org/a?Lopez_Maria=1&mrn=00123")
+    m = re.fullmatch(
+        r"https://[a-z\-]+\.org/[a-z]\?([A-Z][a-z]{4})_([A-Z][a-z]{4})=(\d)&([a-z]{3})=(\d{5})", out
+    )
+    assert m, out
+    assert m.group(1) != "Lopez" and m.group(2) != "Maria" and m.group(4) != "mrn" and m.group(5) != "00123"
+
+
+def test_same_token_same_surrogate_in_path_query_and_fragment(web):
+    out = web.replace("https://x-clinic.org/lopez/chart?lopez=lopez#lopez")
+    m = re.fullmatch(r"https://[a-z\-]+\.org/([a-z]+)/[a-z]+\?([a-z]+)=([a-z]+)#([a-z]+)", out)
+    assert m and len({m.group(1), m.group(2), m.group(3), m.group(4)}) == 1 and m.group(1) != "lopez"
 
 
 def test_url_with_ip_host_and_userinfo(web):
@@ -483,6 +511,61 @@ def test_ipv4_keyed_valid_address_in_dotted_form(web, text):
     assert out != text and not addr.is_multicast and not addr.is_loopback and out.count(".") == 3
 
 
+@pytest.mark.parametrize(
+    "text,network",
+    [
+        ("192.168.1.20", "192.168.0.0/16"),
+        ("10.0.0.1", "10.0.0.0/8"),
+        ("172.16.254.1", "172.16.0.0/12"),
+        ("172.31.7.200", "172.16.0.0/12"),
+        ("127.0.0.1", "127.0.0.0/8"),
+        ("169.254.10.3", "169.254.0.0/16"),
+        ("100.64.3.3", "100.64.0.0/10"),
+        ("198.18.0.1", "198.18.0.0/15"),
+        ("192.0.2.44", "192.0.2.0/24"),
+        ("224.0.0.251", "224.0.0.0/4"),
+    ],
+)
+def test_special_ipv4_stays_in_its_block_with_its_dotted_shape(web, text, network):
+    out = web.replace(text)
+    addr = ipaddress.IPv4Address(out)
+    assert out != text and addr in ipaddress.ip_network(network)
+    assert [len(o) for o in out.split(".")] == [len(o) for o in text.split(".")]
+
+
+@pytest.mark.parametrize("text", ["8.8.8.8", "93.184.216.34", "151.101.1.69"])
+def test_public_ipv4_stays_public_with_its_dotted_shape(web, text):
+    out = web.replace(text)
+    addr = ipaddress.IPv4Address(out)
+    assert out != text and addr.is_global and not addr.is_private
+    assert [len(o) for o in out.split(".")] == [len(o) for o in text.split(".")]
+
+
+@pytest.mark.parametrize("text", ["0.0.0.0", "255.255.255.255", "::1"])
+def test_an_address_alone_in_its_class_is_an_error_so_it_is_masked(web, text):
+    with pytest.raises(WebSurrogateError):
+        web.replace(text)
+
+
+@pytest.mark.parametrize(
+    "text,network",
+    [
+        ("fe80::1ff:fe23:4567:890a", "fe80::/10"),
+        ("fd12:3456:789a::1", "fc00::/7"),
+        ("2001:db8:0:1::1", "2001:db8::/32"),
+        ("2a00:1450:4007:80e::200e", None),
+    ],
+)
+def test_ipv6_keeps_its_class(web, text, network):
+    out = web.replace(text)
+    addr = ipaddress.IPv6Address(out)
+    assert out != text
+    if network:
+        assert addr in ipaddress.ip_network(network)
+    else:
+        assert addr.is_global
+
+
 def test_ipv4_keeps_port_and_prefix_length(web):
     assert re.fullmatch(r"[\d.]+/24", web.replace("10.0.0.0/24"))
     assert re.fullmatch(r"[\d.]+:8080", web.replace("10.0.0.7:8080"))
@@ -492,7 +575,6 @@ def test_ipv4_keeps_port_and_prefix_length(web):
     "text",
     [
         "2001:db8::1",
-        "2001:db8::",
         "2001:0DB8:85A3:0000:0000:8A2E:0370:7334",
         "fe80::1ff:fe23:4567:890a",
         "::ffff:192.0.2.1",
@@ -583,7 +665,9 @@ _web_value = st.one_of(
     st.builds(lambda u, h, t: f"{u}@{h}.{t}", _local, _host, _tld),
     st.builds(lambda h, p: f"https://www.{h}.org/{p}", _host, _segment),
     st.builds(lambda local: f"@{local}", _local),
-    st.builds(lambda a, b, c, d: f"{a}.{b}.{c}.{d}", *[st.integers(0, 255)] * 4),
+    st.builds(lambda a, b, c, d: f"{a}.{b}.{c}.{d}", *[st.integers(0, 255)] * 4).filter(
+        lambda ip: ip not in ("0.0.0.0", "255.255.255.255")  # alone in their class: masked
+    ),
 )
 
 

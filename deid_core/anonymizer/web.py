@@ -8,10 +8,15 @@ kind:
   the same length, digits become keyed digits, separators stay;
 * host labels become keyed words; the top-level domain (and a country's
   second level, as in ``.co.uk``) and generic labels such as ``www`` stay;
-* URL schemes and ports stay; path segments, query values and fragments get
-  keyed characters of the same length and class, a file extension stays;
-* IPv4 addresses become a keyed unicast address in dotted form, IPv6
-  addresses keep their group count and compression.
+* URL schemes and ports stay; path segments, query names and values and
+  fragments are replaced token by token (each run of letters or digits gets
+  keyed characters of the same length and class, the same token the same
+  surrogate wherever it stands), and a file extension stays only when it is
+  a known one (``.pdf``, not the ``.lopez`` of ``maria.lopez``);
+* IP addresses keep their version, their class (private, loopback,
+  link-local, documentation, multicast or public: the same special block, or
+  none) and their written shape: an IPv4 octet keeps its number of digits,
+  an IPv6 address its group count and compression.
 
 Word pools live beside the place pools in ``deid_core/data/places``.  A span
 of any other shape raises :class:`WebSurrogateError`, and the caller masks it.
@@ -48,6 +53,23 @@ _GTLDS = frozenset(
     medical doctor dental io ai app dev online site tech xyz cloud mobi museum aero coop jobs
     travel email link live life news blog shop store services""".split()
 )
+
+#: File extensions a URL keeps: common document, image, data and page types.
+_KNOWN_EXTENSIONS = frozenset(
+    """html htm xhtml php asp aspx jsp cgi js css json xml csv tsv txt rtf pdf doc docx xls xlsx
+    ppt pptx odt ods odp png jpg jpeg gif bmp tif tiff svg webp ico mp3 mp4 wav avi mov mkv webm zip
+    gz tgz tar 7z rar dcm hl7""".split()
+)
+#: Special IPv4 and IPv6 blocks; an address keeps the block it is in, or stays outside all of them.
+_IP_BLOCKS = tuple(
+    ipaddress.ip_network(n)
+    for n in """0.0.0.0/8 10.0.0.0/8 100.64.0.0/10 127.0.0.0/8 169.254.0.0/16 172.16.0.0/12
+    192.0.0.0/24 192.0.2.0/24 192.88.99.0/24 192.168.0.0/16 198.18.0.0/15 198.51.100.0/24
+    203.0.113.0/24 224.0.0.0/4 240.0.0.0/4 255.255.255.255/32
+    ::/128 ::1/128 64:ff9b::/96 100::/64 2001::/23 2001:db8::/32 2002::/16
+    fc00::/7 fe80::/10 ff00::/8""".split()
+)
+_URL_TOKENS = re.compile(r"%[0-9A-Fa-f]{2}|[^\W\d_]+|\d+|[\W_]+")
 
 _URL = re.compile(
     r"(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*://)(?:(?P<userinfo>[^@/?#\s]*)@)?"
@@ -229,23 +251,30 @@ class WebSurrogates:
         return out
 
     def ipv4(self, text: str) -> str:
+        """A keyed address of the same class, each octet with as many digits as before."""
         m = _IPV4.fullmatch(text)
         if m is None:
             raise WebSurrogateError("not an IPv4 address")
         addr = m.group("addr")
         try:
-            ipaddress.IPv4Address(addr)
+            original = ipaddress.IPv4Address(addr)
         except ValueError:
             raise WebSurrogateError("not a valid IPv4 address") from None
+        octets = addr.split(".")
+        block = _block_of(original)
+        bits = block.prefixlen if block else 0
+        first = [int(o) for o in str(block.network_address).split(".")] if block else [0] * 4
+        ranges = [
+            (0, 255) if 8 * i >= bits else (first[i], first[i] + (1 << max(0, 8 * (i + 1) - bits)) - 1)
+            for i in range(4)
+        ]
         for attempt in range(_MAX_ATTEMPTS):
             d = keyed_digest(self._subkey, "ipv4", addr, str(attempt))
-            first = 1 + d[0] % 223  # unicast, never 0.x or multicast
-            if first == 127:
-                continue
-            out = ".".join(str(o) for o in (first, d[1], d[2], d[3]))
-            if out != addr:
-                return out + (m.group("port") or "") + (m.group("cidr") or "")
-        raise WebSurrogateError("could not derive a distinct IPv4 address")
+            out = [o if 8 * (i + 1) <= bits else _octet(o, d[i], *ranges[i]) for i, o in enumerate(octets)]
+            candidate = ".".join(out)
+            if candidate != addr and _ip_class(ipaddress.IPv4Address(candidate)) == _ip_class(original):
+                return candidate + (m.group("port") or "") + (m.group("cidr") or "")
+        raise WebSurrogateError("could not derive a distinct IPv4 address of the same class")
 
     def ipv6(self, text: str) -> str:
         core, pct, zone = text.partition("%")
@@ -258,28 +287,37 @@ class WebSurrogates:
             core, _, v4 = core.rpartition(":")
             core += ":"
             tail_v4 = self.ipv4(v4)
+        if tail_v4 and all(g.casefold() in ("", "0", "ffff") for g in core.split(":")):
+            return core + tail_v4 + pct + zone  # "::ffff:" says only that an IPv4 address follows
         upper = any(c.isupper() for c in core)
+        original = ipaddress.IPv6Address(core + ("0.0.0.0" if tail_v4 else ""))
+        block = _block_of(original)
+        keep_bits = block.prefixlen if block else 0
         for attempt in range(_MAX_ATTEMPTS):
             stream = keyed_digest(
                 self._subkey, "ipv6", text, str(attempt)
             )  # 32 bytes: one per hex digit
             pos = 0
             out: list[str] = []
-            for piece in re.split(r"(:+)", core):
-                if not piece or piece.startswith(":"):
+            leading = True  # groups before any "::" sit where they are written
+            for group, piece in enumerate(p for p in re.split(r"(:+)", core) if p):
+                if piece.startswith(":"):
+                    leading = leading and piece == ":"
                     out.append(piece)
                     continue
-                digits = "".join("0123456789abcdef"[stream[pos + k] % 16] for k in range(len(piece)))
+                kept = _kept_hex(piece, keep_bits - 16 * (group // 2)) if leading else 0
+                digits = "".join("0123456789abcdef"[stream[pos + k] % 16] for k in range(len(piece) - kept))
                 pos += len(piece)
-                out.append(digits.upper() if upper else digits)
+                out.append(piece[:kept] + (digits.upper() if upper else digits))
             result = "".join(out) + tail_v4
             if tail_v4 or result.casefold() != core.casefold():
                 try:
-                    ipaddress.IPv6Address(result)
+                    candidate = ipaddress.IPv6Address(result)
                 except ValueError:
                     continue
-                return result + pct + zone
-        raise WebSurrogateError("could not derive a distinct IPv6 address")
+                if tail_v4 or _ip_class(candidate) == _ip_class(original):
+                    return result + pct + zone
+        raise WebSurrogateError("could not derive a distinct IPv6 address of the same class")
 
     # -- parts --------------------------------------------------------------
     @staticmethod
@@ -339,49 +377,75 @@ class WebSurrogates:
             raise WebSurrogateError("host has no label to replace")
         return ".".join(out)
 
+    def _tokens(self, part: str) -> str:
+        """Each run of letters or digits (and each %XX escape) keyed on its own, separators kept:
+        a token gets the same surrogate in a path, a query name or a value."""
+        out = []
+        for token in _URL_TOKENS.findall(part):
+            if token[0] == "%" and len(token) == 3:
+                out.append(self._shape(token, "escape"))
+            elif token[0].isalnum():
+                out.append(self._shape(token, "token"))
+            else:
+                out.append(token)
+        return "".join(out)
+
+    def _segment(self, segment: str) -> str:
+        stem, dot, extension = segment.rpartition(".")
+        if dot and extension.casefold() in _KNOWN_EXTENSIONS and any(c.isalnum() for c in stem):
+            return self._tokens(stem) + dot + extension
+        return self._tokens(segment)
+
     def _rest(self, rest: str) -> str:
         """Path, query and fragment of a URL."""
         if not rest:
             return ""
         path, hash_, fragment = rest.partition("#")
         path, qmark, query = path.partition("?")
-        segments = path.split("/")
-        out_segments = []
-        for i, seg in enumerate(segments):
-            if not any(c.isalnum() for c in seg):
-                out_segments.append(seg)
-                continue
-            m = (
-                re.fullmatch(r"(.*[A-Za-z0-9].*?)(\.[A-Za-z][A-Za-z0-9]{0,4})", seg)
-                if i == len(segments) - 1
-                else None
-            )
-            if m:
-                out_segments.append(self._shape(m.group(1), "path") + m.group(2))
-            else:
-                out_segments.append(self._shape(seg, "path"))
-        out = "/".join(out_segments)
+        out = "/".join(self._segment(seg) for seg in path.split("/"))
         if qmark:
             out += "?" + self._query(query)
         if hash_:
-            out += "#" + (
-                self._shape(fragment, "fragment") if any(c.isalnum() for c in fragment) else fragment
-            )
+            out += "#" + self._tokens(fragment)
         return out
 
     def _query(self, query: str) -> str:
-        items = []
-        for item in re.split(r"([&;])", query):
-            if item in ("&", ";") or not any(c.isalnum() for c in item):
-                items.append(item)
-                continue
-            name, eq, value = item.partition("=")
-            if eq:
-                items.append(
-                    name
-                    + "="
-                    + (self._shape(value, "query", name) if any(c.isalnum() for c in value) else value)
-                )
-            else:
-                items.append(self._shape(item, "query"))
-        return "".join(items)
+        """Names and values alike, token by token; "=", "&" and ";" stay."""
+        return "".join(
+            item if item in "&;=" else self._tokens(item) for item in re.split(r"([&;=])", query)
+        )
+
+
+def _block_of(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> ipaddress._BaseNetwork | None:
+    """The smallest special block that holds the address; None for a public one."""
+    blocks = [b for b in _IP_BLOCKS if b.version == address.version and address in b]
+    return max(blocks, key=lambda b: b.prefixlen, default=None)
+
+
+def _ip_class(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> tuple:
+    return (
+        _block_of(address),
+        address.is_private,
+        address.is_global,
+        address.is_loopback,
+        address.is_link_local,
+        address.is_multicast,
+        address.is_reserved,
+        address.is_unspecified,
+    )
+
+
+def _octet(octet: str, byte: int, lo: int, hi: int) -> str:
+    """A keyed octet in ``[lo, hi]`` written with as many digits as ``octet``."""
+    lo, hi = max(lo, (0, 0, 10, 100)[len(octet)]), min(hi, (0, 9, 99, 255)[len(octet)])
+    return octet if lo > hi else str(lo + byte % (hi - lo + 1))
+
+
+def _kept_hex(group: str, bits: int) -> int:
+    """How many written hex digits of a group lie inside a block's prefix of ``bits`` bits
+    (a group written short, "db8", is read right-aligned)."""
+    if bits <= 0:
+        return 0
+    if bits >= 16:
+        return len(group)
+    return max(0, min(len(group), -(-bits // 4) - (4 - len(group))))
