@@ -21,7 +21,7 @@ Recognized shapes include::
     2019-03-04T14:30  2019-03-04 14:30:00  3/4/2019 2:30 PM  20190304
     March 3, 2019  Mar. 3, 2019  Mar 3 2019  March 3rd, 2019  3 March 2019
     3rd of March, 2019  the 3rd of March 2019  03-Mar-2019  3-MAR-19  03Mar2019
-    2019-Mar-03  Monday, March 4, 2019  Mon 03/04/2019
+    2019-Mar-03  Monday, March 4, 2019  Mon 03/04/2019  03/04/2019 (Monday)
     March 2019  Mar. 2019  Mar-19  Mar '19  03/2019  2019-03
     3/4  March 3  Mar 3rd  3 March  the 3rd of March  Monday, March 4
     2019
