@@ -7,8 +7,13 @@ loses nothing and duplicates nothing:
   after its task finished; a worker that dies mid-task gives it back;
 * prefetch 1: a worker never holds messages it is not running (GPU workers
   take one batch at a time, and a dead worker strands nothing);
-* the visibility timeout is above the longest task (the hard time limit),
-  so the broker never redelivers a task that is still running;
+* the visibility timeout is a few times the longest task (the hard time
+  limit), so the broker never redelivers a task that is still running and
+  a dead worker's message still comes back in minutes, not hours;
+* the state store, not the broker, has the last word on progress: every
+  worker runs the sweeper (``fleet/sweeper.py``), which re-sends items that
+  made no progress for longer than a task may run, including messages the
+  broker lost between a queue and its unacked set;
 * a redelivered message is counted in the state store, and a note delivered
   more than ``max_deliveries`` times at one stage is failed with its error
   instead of looping (see ``fleet/stages.py``).
@@ -84,10 +89,13 @@ worker_prefetch_multiplier = 1
 worker_cancel_long_running_tasks_on_connection_loss = True
 
 #: The longest any task may run (a GPU batch of the full token budget); the
-#: broker's visibility timeout must stay above it.
-task_time_limit = _int_env("DEID_TASK_TIME_LIMIT", 3600)
+#: broker's visibility timeout and the sweeper's deadline derive from it.
+task_time_limit = _int_env("DEID_TASK_TIME_LIMIT", 600)
 task_soft_time_limit = max(1, task_time_limit - max(2, task_time_limit // 10))
-visibility_timeout = _int_env("DEID_VISIBILITY_TIMEOUT", 2 * task_time_limit)
+VISIBILITY_FACTOR = 3
+visibility_timeout = _int_env("DEID_VISIBILITY_TIMEOUT", VISIBILITY_FACTOR * task_time_limit)
+if task_time_limit < 2:
+    raise ValueError(f"DEID_TASK_TIME_LIMIT ({task_time_limit}s) must be at least 2 seconds")
 if visibility_timeout <= task_time_limit:
     raise ValueError(
         f"DEID_VISIBILITY_TIMEOUT ({visibility_timeout}s) must exceed the task time limit ({task_time_limit}s), "

@@ -14,7 +14,7 @@ from pathlib import Path
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import NullPool, StaticPool
 
 from fleet.models import Base
 
@@ -36,8 +36,12 @@ def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
 
-def make_engine(url: str, schema: str | None = None) -> Engine:
-    """An engine whose connections see ``schema`` first (Postgres only)."""
+def make_engine(url: str, schema: str | None = None, *, pooled: bool = True) -> Engine:
+    """An engine whose connections see ``schema`` first (Postgres only).
+
+    ``pooled=False`` opens a connection per use: for a thread that runs
+    now and then in a process that forks, so no child inherits its socket.
+    """
     if is_sqlite(url):
         if schema:
             raise DatabaseError("a schema applies to Postgres only")
@@ -57,7 +61,8 @@ def make_engine(url: str, schema: str | None = None) -> Engine:
             cur.close()
 
         return engine
-    engine = create_engine(url, pool_pre_ping=True, pool_size=2, max_overflow=4, hide_parameters=True)
+    pool = {"pool_pre_ping": True, "pool_size": 2, "max_overflow": 4} if pooled else {"poolclass": NullPool}
+    engine = create_engine(url, hide_parameters=True, **pool)
     if schema:
         check_schema_name(schema)
 

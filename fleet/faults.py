@@ -5,11 +5,19 @@ They stand in for a GPU model in a worker's ``[fleet.models.*]`` table:
 as CUDA does; :func:`crash_detector` kills its worker process on a marked
 note, as a segfaulting kernel would.  Both delegate the real detection to
 the rules pipeline.
+
+:func:`on_receive` forces the window between a worker taking a message and
+acknowledging it, which a random kill rarely hits: with
+``DEID_FAULT_ON_RECEIVE=kill:N`` the N-th message a process receives kills
+its whole worker (main process and pool) before the store hears of it;
+with ``drop:N`` that message vanishes unrun, as one does when the main
+process dies after taking it from Redis and before recording it as unacked.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -58,3 +66,20 @@ def oom_detector(device: str = "cpu", max_notes: int = 1) -> OomDetector:
 
 def crash_detector(device: str = "cpu") -> CrashDetector:
     return CrashDetector()
+
+
+_RECEIVED = [0]
+
+
+def on_receive() -> bool:
+    """Apply ``DEID_FAULT_ON_RECEIVE`` to the message just received; True when it is to be dropped."""
+    spec = os.environ.get("DEID_FAULT_ON_RECEIVE", "")
+    if not spec:
+        return False
+    action, _, nth = spec.partition(":")
+    _RECEIVED[0] += 1
+    if _RECEIVED[0] != int(nth or 1):
+        return False
+    if action == "kill":
+        os.killpg(os.getpgid(0), signal.SIGKILL)
+    return action == "drop"

@@ -22,6 +22,7 @@ from functools import lru_cache
 from celery.exceptions import Retry, SoftTimeLimitExceeded
 
 import celeryconfig
+from fleet import faults
 from fleet.db import make_engine, session_factory
 from fleet.keystore import open_keystore
 from fleet.pipeline import GPU_KINDS, STAGE_ANONYMIZE, STAGE_DONE, STAGE_RESOLVE, STAGE_VERIFY, recognize_stage, stage_kind
@@ -146,6 +147,8 @@ def dispatcher() -> CeleryDispatcher:
 
 
 def run_stage(task, stage: str, batch_id: str, item_ids: Sequence[int]) -> dict:
+    if faults.on_receive():
+        return {"dropped": len(item_ids)}
     try:
         batch_id, ids = check_message(batch_id, list(item_ids))
     except MessageError as exc:
