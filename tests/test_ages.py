@@ -106,6 +106,11 @@ def test_month_week_and_day_counts_over_89_years_keep_their_unit(text, cap, expe
     assert out == expected
 
 
+@pytest.mark.parametrize("text,expected", [("９２歳", "８９歳"), ("٩٥ سنة", "٨٩ سنة")])
+def test_age_in_other_digits_is_capped_in_the_same_digits(text, expected):
+    assert cap_age(text) == expected
+
+
 def test_other_numbers_in_the_span_are_not_ages():
     assert cap_age("92 y/o G3P2") == "89 y/o G3P2"
 

@@ -16,6 +16,7 @@ numbers, each with its unit, so every form a note uses is capped in place:
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 #: The two sanctioned caps, in figures and in words.
@@ -156,6 +157,12 @@ def _match_case(model: str, word: str) -> str:
     return word
 
 
+def _in_script(figures: str, model: str) -> str:
+    """ASCII figures written in the digits of ``model`` ("９２" is capped as "８９")."""
+    zero = ord(model) - unicodedata.decimal(model)
+    return "".join(chr(zero + int(d)) for d in figures)
+
+
 def _decade_surrogate(written: str, decade: str) -> str:
     """"90s", "90's" or "nineties" as the configured decade, in the same form."""
     if written[0].isdigit():
@@ -192,7 +199,7 @@ def cap_age(text: str, cap: str = "89", decade: str | None = None) -> str:
             written = _match_case(text[head.start : head.end], _CAP_WORDS[cap])
         else:
             count = _CAP_YEARS[cap] * int(_PER_YEAR[unit])
-            written = str(count) + ("+" if cap == "90+" else "")
+            written = _in_script(str(count), text[head.start]) + ("+" if cap == "90+" else "")
         end = group[-1].unit_end if len(group) > 1 else head.end
         if len(group) > 1:
             written += text[head.end : head.unit_end]
