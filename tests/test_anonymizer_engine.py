@@ -222,3 +222,33 @@ def test_no_word_of_a_replaced_span_survives_an_overlap(study_key, note):
         for s in replaced:
             if s.category is not r.category:
                 assert not survivors & set(word.findall(s.text_in(text).casefold()))
+
+
+def _dated(key, text, *dates):
+    spans = tuple(Span(text.index(d), text.index(d) + len(d), Category.DATE) for d in dates)
+    return Anonymizer(key).anonymize(Note("n", text, "P1", spans))
+
+
+def test_a_birth_date_that_shows_an_age_over_89_with_a_visit_date_is_masked(study_key):
+    # born 1930-02-11, seen 2024-03-14: the shifted dates would still say 94
+    out = _dated(study_key, "DOB: 02/11/1930. Seen 03/14/2024 in clinic.", "02/11/1930", "03/14/2024")
+    assert out.text.startswith("DOB: [DATE]. Seen ") and "[DATE]" not in out.text[12:]
+    assert out.replacements[0].masked_because == "BirthDateShowsAgeOver89"
+
+
+def test_a_birth_date_of_someone_89_or_younger_is_shifted_as_usual(study_key):
+    out = _dated(study_key, "Date of birth 03/20/1934, visit 03/14/2024.", "03/20/1934", "03/14/2024")
+    assert "[DATE]" not in out.text and "03/20/1934" not in out.text
+
+
+def test_a_birth_year_is_read_at_its_widest_against_the_latest_date(study_key):
+    # born in 1934 may be January 1934: 90 by December 2024
+    out = _dated(study_key, "born 1934; seen 05/01/2020 and again Dec 2024", "1934", "05/01/2020", "Dec 2024")
+    assert out.text.startswith("born [DATE];")
+
+
+def test_a_lone_birth_date_is_measured_against_the_reference_date(study_key):
+    out = _dated(study_key, "DOB 07/04/1925", "07/04/1925")
+    assert out.text == "DOB [DATE]"
+    out = _dated(study_key, "DOB 07/04/1955", "07/04/1955")
+    assert out.text != "DOB [DATE]"

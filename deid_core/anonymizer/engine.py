@@ -20,6 +20,7 @@ from functools import cached_property
 from typing import Callable, Iterable
 
 from deid_core.anonymizer.ages import cap_age
+from deid_core.anonymizer.birth_dates import birth_dates_over_age
 from deid_core.anonymizer.dates import DateShifter, patient_offset_days
 from deid_core.anonymizer.fpe import IdCipher
 from deid_core.anonymizer.hashing import OpaqueHasher
@@ -32,6 +33,10 @@ from deid_core.spans import Category, Span, SpanError, validate_spans
 
 class AnonymizationError(ValueError):
     """The note cannot be anonymized at all; nothing of it is written."""
+
+
+class BirthDateShowsAgeOver89(ValueError):
+    """A birth date that, with another date of the note, shows an age over 89 (Safe Harbor)."""
 
 
 class ForeignTextKept(ValueError):
@@ -217,12 +222,13 @@ class Anonymizer:
                 "date shifting needs one offset per patient"
             )
 
+        over_age = self._birth_dates_to_mask(note.text, regions)
         pieces: list[str] = []
         replacements: list[Replacement] = []
         out_ranges: dict[int, tuple[int, int]] = {}
         cursor = 0
         out_len = 0
-        for region in regions:
+        for index, region in enumerate(regions):
             gap = note.text[cursor : region.start]
             pieces.append(gap)
             out_len += len(gap)
@@ -230,6 +236,8 @@ class Anonymizer:
             strategy = self.strategy_for(region.category)
             masked_because = None
             try:
+                if index in over_age:
+                    raise BirthDateShowsAgeOver89("masked: with another date it shows an age over 89")
                 surrogate = self._replacer(region.category, strategy, note)(original)
                 if not isinstance(surrogate, str) or not surrogate:
                     raise ValueError("strategy returned no text")
@@ -274,6 +282,14 @@ class Anonymizer:
             key_id=self.key.key_id,
             replacements=tuple(replacements),
         )
+
+    def _birth_dates_to_mask(self, text: str, regions: list[_Region]) -> set[int]:
+        """Indices of the DATE regions that are birth dates showing an age over 89."""
+        if self.strategy_for(Category.DATE) != "shift":
+            return set()
+        dated = [i for i, r in enumerate(regions) if r.category is Category.DATE]
+        found = birth_dates_over_age(text, [(regions[i].start, regions[i].end) for i in dated], self.date_shifter)
+        return {dated[j] for j in found}
 
     def _may_keep(self, category: Category, strategy: str, original: str) -> bool:
         """The only sanctioned identity outputs: ages of 89 or less, retained regions,
