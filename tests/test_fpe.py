@@ -212,16 +212,24 @@ def test_unknown_country_code_is_kept_and_still_invertible(study_key):
 # -- small domains: cost and caching do not change the map -----------------------
 
 
-def test_small_domain_outputs_do_not_depend_on_what_the_cache_holds(study_key, monkeypatch):
+@pytest.mark.parametrize("untabled_uses,budget", [(10**9, 2**25), (0, 2**25), (0, 10)])
+def test_small_domain_outputs_do_not_depend_on_tables_or_cache(study_key, monkeypatch, untabled_uses, budget):
+    """Stepped without a table, through tables, or with every table evicted at once:
+    the same surrogates, so a value never gets two."""
     from deid_core.anonymizer import fpe
     from deid_core.benchmarks.ids import sample_ids, shape_patterns
 
-    values = sample_ids(shape_patterns(80), 240, seed=3)
-    roomy = [IdCipher(study_key).encrypt(v, entity="ID") for v in values]
-    monkeypatch.setattr(fpe, "_TABLES", fpe._TableCache(budget=10))  # every table evicted at once
-    cramped = IdCipher(study_key)
-    assert [cramped.encrypt(v, entity="ID") for v in values] == roomy
-    assert all(cramped.decrypt(o, entity="ID") == v for v, o in zip(values, roomy))
+    values = sample_ids(shape_patterns(40), 120, seed=3) + [f"{i:03d}" for i in range(0, 1000, 7)]
+    monkeypatch.setattr(fpe, "_TABLES", fpe._TableCache(budget=2**25))
+    monkeypatch.setattr(fpe, "_uses", {})
+    monkeypatch.setattr(fpe, "_UNTABLED_USES", 10**9)
+    untabled = [IdCipher(study_key).encrypt(v, entity="ID") for v in values]
+    monkeypatch.setattr(fpe, "_TABLES", fpe._TableCache(budget=budget))
+    monkeypatch.setattr(fpe, "_uses", {})
+    monkeypatch.setattr(fpe, "_UNTABLED_USES", untabled_uses)
+    c = IdCipher(study_key)
+    assert [c.encrypt(v, entity="ID") for v in values] == untabled
+    assert [c.decrypt(o, entity="ID") for o in untabled] == values
 
 
 def test_mixed_small_domain_is_a_cyclic_bijection(study_key):

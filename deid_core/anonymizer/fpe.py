@@ -22,10 +22,11 @@ same way whatever punctuation or script surrounds it.
 * ``N < 10**6``: too small for either cipher (the NIST draft forbids it, and
   the paper's pad-and-truncate makes about 35% of 3-5 digit values collide).
   The map is instead a keyed *cyclic* permutation of ``[0, N)``: a bijection
-  on every length with no fixed points, that the key holder inverts.  It is
-  drawn whole, as a keyed random order of the domain read as one cycle
-  (numpy sorts an AES-CTR keystream: 0.2 s for the largest domain), and
-  cached within a budget of entries rather than a count of shapes.
+  on every length with no fixed points, that the key holder inverts: the
+  domain in a keyed random order (AES-CTR keys) read as one cycle.  A
+  shape's first few values are stepped by one numpy pass over its keys; a
+  shape in steady use gets its table, drawn once and cached within a budget
+  of entries rather than a count of shapes.  Both give the same map.
 * Content beyond the cipher's maximum (FF3-1: 56 decimal digits; FF1: a
   configured ceiling) falls back to a keyed HMAC stream that still keeps each
   position's class.  That map is one-way.
@@ -247,8 +248,7 @@ class IdCipher:
         else:
             n = shape.domain
             if n < MIN_CIPHER_DOMAIN:
-                table = _small_domain_permutation(self._small_key, tweak, n, forward)
-                step = lambda v: int(table[v])  # noqa: E731
+                step = lambda v: _small_domain_step(self._small_key, tweak, n, v, forward)  # noqa: E731
             else:
                 step = lambda v: self._cipher_int(v, n, shape, tweak, forward)  # noqa: E731
             # radix62 content with a letter must stay so, or the inverse would
@@ -308,8 +308,8 @@ class IdCipher:
 class _TableCache:
     """The most recently used permutation tables, within a budget of entries.
 
-    A table costs 4 bytes an entry and about 0.2 us an entry to draw, so the
-    budget, not a count of shapes, is what bounds a worker's memory."""
+    A table costs 4 bytes an entry, so the budget, not a count of shapes, is
+    what bounds a worker's memory."""
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
@@ -317,13 +317,14 @@ class _TableCache:
         self._entries = 0
         self._lock = threading.Lock()
 
-    def get(self, key: tuple, build: Callable[[], np.ndarray]) -> np.ndarray:
+    def peek(self, key: tuple) -> np.ndarray | None:
         with self._lock:
             table = self._tables.get(key)
             if table is not None:
                 self._tables.move_to_end(key)
-                return table
-        table = build()
+            return table
+
+    def put(self, key: tuple, table: np.ndarray) -> np.ndarray:
         with self._lock:
             if key not in self._tables:
                 self._tables[key] = table
@@ -337,30 +338,49 @@ class _TableCache:
 #: 2**25 entries (128 MiB) hold every table of a corpus of many short-ID shapes
 #: (80 four-character patterns take 15 million entries).
 _TABLES = _TableCache(2**25)
+#: A shape's first values are looked up without a table (one pass over its
+#: keys, no sort); from this many on, its table is drawn once and kept.
+_UNTABLED_USES = 8
+_uses: dict[tuple, int] = {}
+_INDEX_BITS = 20  # 2**20 > 10**6: the low bits of a key name its value
 
 
-def _small_domain_permutation(key: bytes, tweak: bytes, n: int, forward: bool) -> np.ndarray:
-    """A keyed random cyclic permutation of ``range(n)`` (or its inverse), n < 10**6.
+def _order_keys(key: bytes, tweak: bytes, n: int) -> np.ndarray:
+    """One distinct keyed 64-bit number per value of ``range(n)``: 44 bits of AES-CTR
+    keystream above the value itself, so sorting them is a keyed random order."""
+    nonce = keyed_digest(key, "cyclic-order", tweak, str(n))[:16]
+    keystream = Cipher(algorithms.AES(key), modes.CTR(nonce)).encryptor().update(bytes(8 * n))
+    high = np.frombuffer(keystream, dtype="<u8") & np.uint64(~((1 << _INDEX_BITS) - 1) & (2**64 - 1))
+    return high | np.arange(n, dtype=np.uint64)
 
-    A keyed random order of the domain (AES-CTR keys, sorted) read as one
-    cycle, each value mapping to the next: a uniform random cyclic
-    permutation, so no identifier is ever its own surrogate."""
-    if not forward:
 
-        def invert() -> np.ndarray:
-            perm = _small_domain_permutation(key, tweak, n, True)
-            inverse = np.empty(n, dtype=np.uint32)
-            inverse[perm] = np.arange(n, dtype=np.uint32)
-            return inverse
+def _small_domain_step(key: bytes, tweak: bytes, n: int, x: int, forward: bool) -> int:
+    """Where ``x`` goes under a keyed random cyclic permutation of ``range(n)`` (n < 10**6),
+    or under its inverse.
 
-        return _TABLES.get((key, tweak, n, False), invert)
-
-    def draw() -> np.ndarray:
-        nonce = keyed_digest(key, "cyclic-order", tweak, str(n))[:16]
-        keystream = Cipher(algorithms.AES(key), modes.CTR(nonce)).encryptor().update(bytes(8 * n))
-        order = np.argsort(np.frombuffer(keystream, dtype="<u8"), kind="stable").astype(np.uint32)
-        perm = np.empty(n, dtype=np.uint32)
-        perm[order] = np.roll(order, -1)
-        return perm
-
-    return _TABLES.get((key, tweak, n, True), draw)
+    The values in a keyed random order form one cycle, each mapping to the
+    next (the inverse: to the previous): a uniform random cyclic permutation,
+    so no identifier is ever its own surrogate.  A shape seen only a few times
+    is stepped by one pass over its keys; a frequent one through its table."""
+    table = _TABLES.peek((key, tweak, n, forward))
+    if table is not None:
+        return int(table[x])
+    shape = (key, tweak, n)
+    _uses[shape] = _uses.get(shape, 0) + 1
+    if len(_uses) > 4096:
+        _uses.clear()
+    keys = _order_keys(key, tweak, n)
+    if _uses[shape] <= _UNTABLED_USES:
+        own = keys[x]
+        if forward:
+            later = keys[keys > own]
+            nxt = later.min() if later.size else keys.min()
+        else:
+            earlier = keys[keys < own]
+            nxt = earlier.max() if earlier.size else keys.max()
+        return int(nxt) & ((1 << _INDEX_BITS) - 1)
+    order = (np.sort(keys) & np.uint64((1 << _INDEX_BITS) - 1)).astype(np.uint32)
+    nxt = np.roll(order, -1 if forward else 1)
+    table = np.empty(n, dtype=np.uint32)
+    table[order] = nxt
+    return int(_TABLES.put((key, tweak, n, forward), table)[x])
