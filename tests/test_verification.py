@@ -33,7 +33,9 @@ def test_verify_anonymizer_json_meets_every_target(capsys):
     for digits in (3, 4, 5, 8):
         assert rows[f"ID collisions, {digits} digits"]["result"] == 0.0
     assert rows["ID collisions, 5 digits"]["n"] == 100_000
-    assert rows["Name collisions, 20,000 names"]["result"] <= 0.5
+    assert rows["Name collisions, 20,000 names"]["result"] == 0.0
+    assert rows["Name token collisions"]["result"] == 0.0 and rows["Name token collisions"]["n"] > 30_000
+    assert rows["Same-note name clashes"]["result"] == 0.0
     assert rows["Name tokens mapped to themselves"]["result"] == 0.0
     styles = {r["style"]: r for r in report["date_styles"]}
     assert set(styles) == {"mm/dd/yyyy", "yyyy-mm-dd", "dd-Mon-yyyy", "Mon dd, yyyy", "Month d, yyyy"}
