@@ -170,3 +170,13 @@ def test_run_where_every_record_fails_leaves_the_previous_output(tmp_path, key_f
     out.write_text("previous release\n")
     assert _run(inp, out, key_file) == 1
     assert out.read_text() == "previous release\n"
+
+
+def test_run_fails_a_note_over_the_size_limit_and_writes_the_others(tmp_path, key_file, capsys):
+    cfg = _limited_config(tmp_path, 50)
+    inp = _write(tmp_path / "in.jsonl", [_record("huge", "word " * 20), _record("small", "Seen by Dr. Ann Weber.")])
+    out = tmp_path / "out.jsonl"
+    capsys.readouterr()
+    assert _run(inp, out, key_file, "--config", str(cfg)) == 1
+    assert "line 1: record 'huge': MalformedRecord: 'text' has 100 characters, over the limit of 50" in capsys.readouterr().err
+    assert [json.loads(l)["id"] for l in out.read_text().splitlines()] == ["small"]
