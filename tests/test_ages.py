@@ -111,6 +111,11 @@ def test_age_in_other_digits_is_capped_in_the_same_digits(text, expected):
     assert cap_age(text) == expected
 
 
+@pytest.mark.parametrize("text,expected", [("92M", "89M"), ("92 M", "89 M"), ("92 F", "89 F"), ("92yo F", "89yo F")])
+def test_age_with_sex_letter_is_read_in_years(text, expected):
+    assert cap_age(text) == expected
+
+
 def test_other_numbers_in_the_span_are_not_ages():
     assert cap_age("92 y/o G3P2") == "89 y/o G3P2"
 

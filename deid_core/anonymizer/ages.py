@@ -49,11 +49,12 @@ _TOKEN = re.compile(
     re.I,
 )
 #: A unit right after a number, and what it divides by to give years.
+#: A bare "m" is no unit: "92M" and "92 M" are an age and a sex, so they are years.
 _UNIT = re.compile(
     r"\s*-?\s*(?:(?P<years>years?|yrs?|y)(?![a-z])"
-    r"|(?P<months>months?|mos?|mths?|m)(?![a-z])"
-    r"|(?P<weeks>weeks?|wks?|w)(?![a-z])"
-    r"|(?P<days>days?|d)(?![a-z]))",
+    r"|(?P<months>months?|mos?|mths?)(?![a-z])"
+    r"|(?P<weeks>weeks?|wks?|(?-i:w))(?![a-z])"
+    r"|(?P<days>days?|(?-i:d))(?![a-z]))",
     re.I,
 )
 _PER_YEAR = {"years": 1.0, "months": 12.0, "weeks": 52.0, "days": 365.0}
