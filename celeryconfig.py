@@ -21,7 +21,9 @@ loses nothing and duplicates nothing:
 Messages carry a batch id and item ids only (claim-check), never note text,
 spans or keys.  Everything is read from the environment, so one file serves
 every worker; ``DEID_QUEUE_PREFIX`` lets several fleets (or test runs) share
-one Redis without seeing each other's queues.
+one Redis without seeing each other's queues, control messages or unacked
+messages (each prefix has its own unacked set, so one fleet never restores
+another's).
 """
 
 import os
@@ -60,6 +62,24 @@ def prefixed(prefix: str) -> dict:
         "task_routes": {task: {"queue": queue_name(q, prefix)} for task, q in TASK_QUEUES.items()},
         "task_default_queue": queue_name(CPU_FALLBACK_QUEUE, prefix),
         "control_exchange": f"{prefix}celery",
+        "broker_transport_options": transport_options(prefix),
+    }
+
+
+def transport_options(prefix: str) -> dict:
+    """Redis delivery settings; the unacked set and its lock are the prefix's own.
+
+    A worker restores messages from its unacked set whose consumer died
+    (unacked past the visibility timeout), a quarter of the timeout apart, at
+    most a minute.
+    """
+    return {
+        "visibility_timeout": visibility_timeout,
+        "unacked_restore_interval": max(1, min(60, visibility_timeout // 4)),
+        "unacked_restore_throttle": 1,
+        "unacked_key": f"{prefix}unacked",
+        "unacked_index_key": f"{prefix}unacked_index",
+        "unacked_mutex_key": f"{prefix}unacked_mutex",
     }
 
 
@@ -73,12 +93,6 @@ broker_connection_retry_on_startup = True
 result_backend = None  # state lives in Postgres, not in the broker
 task_ignore_result = True
 
-_p = prefixed(QUEUE_PREFIX)
-task_queues = _p["task_queues"]
-task_routes = _p["task_routes"]
-task_default_queue = _p["task_default_queue"]
-control_exchange = _p["control_exchange"]
-del _p
 
 task_serializer = "json"
 accept_content = ["json"]
@@ -101,13 +115,13 @@ if visibility_timeout <= task_time_limit:
         f"DEID_VISIBILITY_TIMEOUT ({visibility_timeout}s) must exceed the task time limit ({task_time_limit}s), "
         "or the broker would hand a running task to a second worker"
     )
-#: How often a worker looks for messages whose consumer died (unacked past the
-#: visibility timeout) and puts them back: a quarter of the timeout, at most a minute.
-broker_transport_options = {
-    "visibility_timeout": visibility_timeout,
-    "unacked_restore_interval": max(1, min(60, visibility_timeout // 4)),
-    "unacked_restore_throttle": 1,
-}
+_p = prefixed(QUEUE_PREFIX)
+task_queues = _p["task_queues"]
+task_routes = _p["task_routes"]
+task_default_queue = _p["task_default_queue"]
+control_exchange = _p["control_exchange"]
+broker_transport_options = _p["broker_transport_options"]
+del _p
 
 #: CPU pools recycle a child above this resident size (KiB); 0 disables it.
 worker_max_memory_per_child = _int_env("DEID_MAX_MEMORY_PER_CHILD", 0) or None

@@ -12,7 +12,8 @@ import re
 from pathlib import Path
 
 from sqlalchemy import create_engine, event, text
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import NullPool, StaticPool
 
@@ -98,8 +99,49 @@ def drop_schema(url: str, schema: str) -> None:
         engine.dispose()
 
 
+def ensure_database(url: str) -> bool:
+    """Create the Postgres database ``url`` names if it is missing; True if it was created.
+
+    Raises :class:`DatabaseError` saying exactly how to create it when this
+    account may not.
+    """
+    target = make_url(url)
+    engine = create_engine(url)
+    try:
+        with engine.connect():
+            return False
+    except OperationalError as exc:
+        if "does not exist" not in str(exc.orig):
+            raise DatabaseError(f"cannot reach the state store at {_where(target)}: {type(exc.orig).__name__}") from None
+    finally:
+        engine.dispose()
+    name = target.database or ""
+    admin = create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name.replace(chr(34), "")}"'))
+        return True
+    except SQLAlchemyError as exc:
+        cause = type(getattr(exc, "orig", None) or exc).__name__
+        user = f" -U {target.username}" if target.username else ""
+        raise DatabaseError(
+            f"database {name!r} does not exist at {_where(target)} and this account could not create it ({cause}); "
+            f"create it with `createdb -h {target.host or 'localhost'} -p {target.port or 5432}{user} {name}` "
+            f'(or CREATE DATABASE "{name}"; in psql), then run deid migrate again'
+        ) from None
+    finally:
+        admin.dispose()
+
+
+def _where(url) -> str:
+    return f"{url.host or 'localhost'}:{url.port or 5432}/{url.database}"
+
+
 def migrate(url: str, schema: str | None = None, revision: str = "head") -> None:
-    """Bring the store up to ``revision``: Alembic on Postgres, the models on SQLite."""
+    """Bring the store up to ``revision``: Alembic on Postgres, the models on SQLite.
+
+    A missing Postgres database and schema are created first.
+    """
     if is_sqlite(url):
         engine = make_engine(url)
         Base.metadata.create_all(engine)
@@ -107,6 +149,7 @@ def migrate(url: str, schema: str | None = None, revision: str = "head") -> None
         return
     from alembic import command
 
+    ensure_database(url)
     if schema:
         create_schema(url, schema)
     command.upgrade(alembic_config(url, schema), revision)

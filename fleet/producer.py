@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -155,6 +155,14 @@ def _printable(value: str | None) -> str | None:
     return "".join("\ufffd" if unusable_character(c) else c for c in value)
 
 
+def resume_hint(batch_id: str) -> str:
+    """What every message about pending items says: they come back by themselves, or now on request."""
+    return (
+        "running workers re-send pending items once they have been idle longer than the task time limit, "
+        f"or re-send them now with `deid submit --resume {batch_id}`"
+    )
+
+
 class FleetClient:
     def __init__(
         self,
@@ -172,14 +180,29 @@ class FleetClient:
         self.gpu_token_budget = gpu_token_budget
 
     # -- submission ------------------------------------------------------
-    def submit_jsonl(self, path: Path | str, study: str, config: PipelineConfig) -> SubmitResult:
+    def submit_jsonl(
+        self, path: Path | str, study: str, config: PipelineConfig, on_stored: Callable[[str], None] | None = None
+    ) -> SubmitResult:
         path = Path(path)
         if not path.exists():
             raise SubmitError(f"input file {path} does not exist")
         records = read_jsonl(path, max_note_chars=config.settings.limits.max_note_chars)
-        return self.submit(incoming_from_records(records), study, config, source="jsonl")
+        return self.submit(incoming_from_records(records), study, config, source="jsonl", on_stored=on_stored)
 
-    def submit(self, notes: Iterable[IncomingNote], study: str, config: PipelineConfig, source: str = "api") -> SubmitResult:
+    def submit(
+        self,
+        notes: Iterable[IncomingNote],
+        study: str,
+        config: PipelineConfig,
+        source: str = "api",
+        on_stored: Callable[[str], None] | None = None,
+    ) -> SubmitResult:
+        """Store the batch, call ``on_stored(batch_id)``, then send its messages.
+
+        The batch id is known before anything is sent, so a caller can name
+        the batch even when the broker refuses it; the items stay pending in
+        the store, where the sweeper (or ``resume``) finds them.
+        """
         check_study_name(study)
         first_stage = config.stages[0]
         with self.sessions.begin() as s:
@@ -235,8 +258,18 @@ class FleetClient:
             s.flush()
             chunks = self._chunks([i.id for i, _ in pending], [t for _, t in pending], config.uses_gpu)
             batch_id = batch.id
-        for chunk in chunks:
-            self._send(first_stage, batch_id, chunk)
+        if on_stored is not None:
+            on_stored(batch_id)
+        for sent, chunk in enumerate(chunks):
+            try:
+                self._send(first_stage, batch_id, chunk)
+            except SubmitError:
+                raise
+            except Exception as exc:  # the broker: the batch is safe in the store
+                raise SubmitError(
+                    f"batch {batch_id} is stored, but {len(chunks) - sent} of {len(chunks)} messages were not sent "
+                    f"({type(exc).__name__}); {resume_hint(batch_id)}"
+                ) from None
         return SubmitResult(batch_id, len(incoming), rejected, len(chunks))
 
     def _study_key(self, s: Session, study: str) -> StudyKey:

@@ -13,7 +13,7 @@ import os
 
 from alembic import context
 
-from fleet.db import make_engine
+from fleet.db import create_schema, make_engine
 from fleet.models import Base
 
 config = context.config
@@ -45,6 +45,8 @@ def run_offline() -> None:
 
 def run_online() -> None:
     schema = _schema()
+    if schema:  # as `deid migrate` does, so the documented alembic command works with a schema too
+        create_schema(_url(), schema)
     engine = make_engine(_url(), schema)
     try:
         with engine.connect() as connection:

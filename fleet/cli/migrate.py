@@ -20,10 +20,12 @@ def run(args: argparse.Namespace) -> int:
         settings = fleet_settings_from(args)
     except CliError as exc:
         return fail("migrate", str(exc))
-    from fleet.db import migrate
+    from fleet.db import DatabaseError, migrate
 
     try:
         migrate(settings.database_url, settings.database_schema, args.revision)
+    except DatabaseError as exc:
+        return fail("migrate", str(exc))
     except Exception as exc:
         return fail("migrate", f"{type(exc).__name__}: {exc}")
     where = f" (schema {settings.database_schema})" if settings.database_schema else ""

@@ -1,4 +1,8 @@
-"""``deid status BATCH``: counts that reconcile (submitted = pending + done + failed)."""
+"""``deid status BATCH``: counts that reconcile (submitted = pending + done + failed).
+
+Exits 0 once the batch is complete, 3 while items are pending, so a
+script can loop on it.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,10 @@ import json
 
 from deid_core.cli.common import CliError, fail
 from fleet.cli.common import add_fleet_arguments, fleet_settings_from
+
+
+#: The exit status of a batch that still has pending items (as ``deid submit --wait`` on timeout).
+PENDING_EXIT = 3
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         settings = fleet_settings_from(args)
-        from fleet.producer import SubmitError, connect
+        from fleet.producer import SubmitError, connect, resume_hint
 
         with connect(settings, dispatch=False) as client:
             try:
@@ -38,14 +46,16 @@ def run(args: argparse.Namespace) -> int:
                 {"line": f.line, "id": f.record_id, "error_class": f.error_class, "error": f.error} for f in failures
             ]
         print(json.dumps(doc))
-        return 0
+        return 0 if st.complete else PENDING_EXIT
     state = "complete" if st.complete else "running"
     print(f"batch {st.batch_id} ({st.study}, key {st.key_id}, pipeline {st.pipeline_version}): {state}")
     print(f"  submitted {st.submitted} = done {st.done} + failed {st.failed} + pending {st.pending}; flagged for review {st.flagged}")
     print(f"  leak report: {st.leaked} note(s) still held original text; withheld from export, flagged for review")
     for stage, n in sorted(st.pending_by_stage.items()):
         print(f"  pending at {stage}: {n}")
+    if not st.complete:
+        print(f"  {resume_hint(st.batch_id)}")
     for f in failures:
         who = f.record_id if f.record_id is not None else "(no id)"
         print(f"  failed line {f.line} {who}: {f.error_class}: {f.error}")
-    return 0
+    return 0 if st.complete else PENDING_EXIT

@@ -1,6 +1,9 @@
 """``deid submit --in notes.jsonl --study S [--wait]``: hand notes to the fleet.
 
-Prints the batch id on stdout (and nothing else), so scripts can capture it.
+Prints the batch id on stdout (and nothing else), so scripts can capture
+it, as soon as the batch is stored and before anything is sent: a broker
+that refuses the messages still leaves a batch with a name.  ``--wait``
+shows a progress bar on stderr and gives up after ``--timeout`` seconds.
 ``--resume BATCH`` re-sends a batch's pending items at their current stage;
 ``--from-warehouse`` reads the configured source table instead of a file.
 """
@@ -9,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 from deid_core.cli.common import CliError, fail
@@ -23,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     src.add_argument("--resume", metavar="BATCH", help="re-send the pending items of a batch")
     p.add_argument("--study", help="study whose key the workers use (key file <key_dir>/<study>.key.json)")
     p.add_argument("--wait", action="store_true", help="wait until every note is done or failed")
-    p.add_argument("--timeout", type=float, default=None, help="with --wait: give up after this many seconds")
+    p.add_argument("--timeout", type=float, default=None, help="with --wait: give up after this many seconds (exit 3)")
     add_pipeline_arguments(p)
     add_fleet_arguments(p)
     p.set_defaults(func=run)
@@ -33,11 +37,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = fleet_settings_from(args)
         export_environment(settings)
-        from fleet.producer import SubmitError, connect
+        from fleet.producer import SubmitError, connect, resume_hint
 
         if args.resume is None and not args.study:
             raise CliError("--study is needed to submit notes")
+        if args.timeout is not None and args.timeout <= 0:
+            raise CliError("--timeout must be a positive number of seconds")
         pipeline = pipeline_from(args, settings) if args.resume is None else None
+
+        def announce(batch_id: str) -> None:
+            print(batch_id, flush=True)
+
         with connect(settings) as client:
             try:
                 if args.resume is not None:
@@ -47,21 +57,21 @@ def run(args: argparse.Namespace) -> int:
                 elif args.from_warehouse:
                     from fleet.warehouse import read_source
 
-                    result = client.submit(read_source(settings.warehouse), args.study, pipeline, source="warehouse")
+                    result = client.submit(
+                        read_source(settings.warehouse), args.study, pipeline, source="warehouse", on_stored=announce
+                    )
                     batch_id = result.batch_id
                 else:
-                    result = client.submit_jsonl(args.inp, args.study, pipeline)
+                    result = client.submit_jsonl(args.inp, args.study, pipeline, on_stored=announce)
                     batch_id = result.batch_id
                 if args.resume is None:
-                    print(batch_id)
-                    sys.stdout.flush()
                     print(
                         f"submitted {result.submitted} records ({result.rejected} rejected) in {result.messages} messages",
                         file=sys.stderr,
                     )
                 if not args.wait:
                     return 0
-                status = client.wait(batch_id, timeout=args.timeout)
+                status = wait_with_progress(client, batch_id, args.timeout)
             except SubmitError as exc:
                 raise CliError(str(exc)) from None
     except CliError as exc:
@@ -74,5 +84,23 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     if not status.complete:
+        print(f"gave up waiting after {args.timeout:g}s; {resume_hint(status.batch_id)}", file=sys.stderr)
         return 3
     return 1 if status.failed else 0
+
+
+def wait_with_progress(client, batch_id: str, timeout: float | None, poll: float = 0.5):
+    """``client.wait`` with a bar on stderr: notes finished (done or failed) of those submitted."""
+    from tqdm import tqdm
+
+    deadline = None if timeout is None else time.monotonic() + timeout
+    status = client.status(batch_id)
+    with tqdm(total=status.submitted, unit="note", desc=f"batch {batch_id[:8]}", file=sys.stderr, dynamic_ncols=True) as bar:
+        while True:
+            bar.n = status.done + status.failed
+            bar.set_postfix(failed=status.failed, pending=status.pending, refresh=False)
+            bar.refresh()
+            if status.complete or (deadline is not None and time.monotonic() >= deadline):
+                return status
+            time.sleep(poll)
+            status = client.status(batch_id)
