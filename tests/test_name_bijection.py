@@ -196,6 +196,10 @@ def test_a_new_key_remaps_invented_surrogates(names, other_key):
 # -- fail closed ----------------------------------------------------------------------
 
 
+def test_an_initial_written_with_a_combining_accent_is_an_initial(names):
+    assert names.replace("E\u0301. Lopez") == f"{names.initial('E')}. {names.replace('Lopez')}"
+
+
 def test_a_name_outside_the_pools_in_another_script_is_masked(engine, names):
     with pytest.raises(NameSurrogateError):
         names.replace("Иванов")

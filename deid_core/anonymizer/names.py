@@ -124,6 +124,7 @@ class NameSurrogates:
     # -- single tokens --------------------------------------------------
     def token(self, part: str) -> str:
         """Surrogate of one name part (no separators), in the part's case pattern."""
+        part = unicodedata.normalize("NFC", part)
         if len(part) < 2:
             return self.initial(part)
         if not all(c.isalpha() or unicodedata.category(c).startswith("M") for c in part):
@@ -236,7 +237,7 @@ class NameSurrogates:
                 out.append(part)  # elided particle: O'Brien, D'Angelo
             else:
                 out.append(self.token(part))
-                if len(part) > 1:
+                if len(out[-1]) > 1:  # an initial is no name another span could clash with
                     state.written.append(out[-1])
         return "".join(out)
 
@@ -328,7 +329,7 @@ def stress_names(n: int, seed: int) -> list[str]:
     """``n`` distinct synthetic "Given Family" names; about 10% of tokens are invented.
 
     Invented tokens are in neither pool, so the measurement also covers the
-    keyed fallback, where collisions between distinct names can happen.
+    invented-word region of the map.
     """
     rng = random.Random(seed)
     first, last = pools.first_names(), pools.last_names()
