@@ -255,3 +255,26 @@ def test_synth_writes_a_known_file_with_gaps_and_eval_scores_with_and_without(tm
     known_row = [line for line in out.splitlines() if line.startswith("rules+known") and "/" in line][0]
     found_total = [cell.split("/") for cell in known_row.split() if "/" in cell]
     assert found_total and all(f == t for f, t in found_total)
+
+
+@pytest.mark.parametrize(
+    "text, span",
+    [
+        ('Attendees: Harold "Hal" Pettibone (pt)', 'Harold "Hal" Pettibone'),
+        ("PID|1||X^^^^MR||PETTIBONE^HAROLD||19300312", "PETTIBONE^HAROLD"),
+        ("Patient: PETTIBONE/HAROLD MR", "PETTIBONE/HAROLD"),
+        ("pt: yeah its harold harold pettibone", "harold pettibone"),
+    ],
+)
+def test_name_written_with_a_nickname_in_quotes_or_in_record_separators_is_one_span(text, span):
+    rec = KnownIdentifierRecognizer(KnownSet.of([KnownPatient("P1", names=("Harold Pettibone", "Hal"))]))
+    assert ("PATIENT", span) in found(rec, text, "P1")
+
+
+def test_ordinary_words_a_rule_put_before_a_known_name_are_left_out_but_a_middle_name_is_kept():
+    text = "Pt: Baby Boy Nguyen; Maria Rose Lopez"
+    rules = [Span(8, 19, Category.PATIENT, 0.8, "names/relation"), Span(21, 37, Category.PATIENT, 0.8, "names/listed")]
+    known = [Span(13, 19, Category.PATIENT, 1.0, "known/name"), Span(21, 26, Category.PATIENT, 1.0, "known/name"),
+             Span(32, 37, Category.PATIENT, 1.0, "known/name")]
+    got = {text[s.start : s.end] for s in known_wins(text, rules, known)}
+    assert "Nguyen" in got and "Maria Rose Lopez" in got

@@ -34,7 +34,17 @@ from typing import ClassVar
 from deid_core.anonymizer.dates import DateParseError, DateShifter
 from deid_core.known import KnownPatient, KnownSet
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
-from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, DOCTOR_TITLES, NAME_PARTICLES, PATIENT_TITLES, RELATIONS, Lexicon, default_lexicon
+from deid_core.recognizers.lexicon import (
+    COMMON_WORD_FREQ,
+    DOCTOR_TITLES,
+    NAME_PARTICLES,
+    PATIENT_TITLES,
+    RANKS,
+    RELATIONS,
+    VERY_COMMON_WORD_FREQ,
+    Lexicon,
+    default_lexicon,
+)
 from deid_core.resolution import join_sources, merge_adjacent, resolve
 from deid_core.spans import Category, Span
 
@@ -47,8 +57,10 @@ ID_MIN = 4
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _POSSESSIVE = re.compile(r"['’]s$", re.I)
-_JOIN_GAP = re.compile(r"[ \t]*,?[ \t]*|[ \t]*\.[ \t]*")
-_TITLES = frozenset(t.casefold() for t in DOCTOR_TITLES + PATIENT_TITLES)
+#: what may stand between two words of one written name: "LOPEZ, MARIA", "M. Lopez", 'Harold "Hal" Pettibone',
+#: "VAN BUSKIRK/CODY", "MENGISTU^SELAMAWIT"
+_JOIN_GAP = re.compile(r"[ \t]*[.,]?[ \t]*(?:[\"“”(][ \t]*)?|[ \t]*[\"“”)][ \t]*(?:[.,][ \t]*)?|[/^]")
+_TITLES = frozenset(t.casefold() for t in (*DOCTOR_TITLES, *PATIENT_TITLES, *RANKS))
 _DOCTOR_TITLES = frozenset(t.casefold() for t in DOCTOR_TITLES)
 _CUE_WORDS = frozenset(r.casefold() for r in RELATIONS) | {"patient", "pt", "name", "mother", "father"}
 _CUE_BEFORE = re.compile(r"([^\W\d_]+)\.?[ \t]*:?[ \t]*$")
@@ -63,7 +75,7 @@ _ZIP = re.compile(r"\b\d{5}(?:-\d{4})?\b")
 _STATE = re.compile(r"^[A-Z]{2}$")
 _NAMES = frozenset({Category.PATIENT, Category.DOCTOR})
 #: emails, addresses on the web and handles ("mwatson@x.org", "dfields38"): a name inside one is part of it
-_WEB_ZONE = re.compile(r"[\w.+-]+@[\w.-]+|\b(?:https?://|www\.)\S+|\b[^\W\d_]+\d+\b|\w*_\w*")
+_WEB_ZONE = re.compile(r"[\w.+-]*@[\w.-]+|\b(?:https?://|www\.)\S+|\b[^\W\d_]+\d+\b|\w*_\w*")
 
 
 def fold(token: str) -> str:
@@ -222,12 +234,12 @@ def _address_patterns(address: str) -> list[tuple[re.Pattern[str], str]]:
 def compile_known(record: KnownPatient) -> KnownIndex:
     """Compile one patient's record for :class:`KnownIdentifierRecognizer`."""
     index = KnownIndex()
-    groups = ((record.names, Category.PATIENT), (record.relatives, Category.PATIENT), (record.staff, Category.DOCTOR))
-    for names, category in groups:
-        for name in names:
-            tokens = _name_tokens(name)
-            if not tokens:
-                continue
+    # every entry of `names` is the patient (a legal and a preferred name); relatives and staff are one person each
+    people = [(" ".join(record.names), Category.PATIENT)] if record.names else []
+    people += [(n, Category.PATIENT) for n in record.relatives] + [(n, Category.DOCTOR) for n in record.staff]
+    for name, category in people:
+        tokens = _name_tokens(name)
+        if tokens:
             pid = len(index.persons)
             particles = frozenset(fold(w) for w in _WORD.findall(name) if fold(w) in NAME_PARTICLES or w.casefold() in NAME_PARTICLES)
             index.persons.append(_Person(category, frozenset(tokens), frozenset(t[0] for t in tokens), particles))
@@ -300,7 +312,7 @@ class KnownIdentifierRecognizer(RuleRecognizer):
         raw = _POSSESSIVE.sub("", m.group())
         word = _Word(m.start(), m.start() + len(raw), fold(raw))
         f = word.folded
-        if len(f) == 1 and raw.isupper():
+        if len(f) == 1 and (raw.isupper() or text.startswith(".", word.end)):
             word.initial = True
             return word
         if f in NAME_PARTICLES or raw.casefold() in NAME_PARTICLES:
@@ -345,16 +357,17 @@ class KnownIdentifierRecognizer(RuleRecognizer):
             while j < len(words):
                 w, prev = words[j], group[-1]
                 gap = text[prev.end : w.start]
-                if not _JOIN_GAP.fullmatch(gap) or (gap.strip() == "." and not prev.initial):
+                if not _JOIN_GAP.fullmatch(gap) or ("." in gap and not prev.initial):
                     break
                 if "," in gap:
                     if comma_at is not None:
                         break
                     comma_at = len(group)
-                if comma_at is not None and w.persons and any(w.folded == g.folded for g in group):
-                    # "Maria Lopez, M. Lopez": two mentions, not one inverted name
-                    del group[comma_at:]
-                    j = i + len(group)
+                if w.persons and any(w.folded == g.folded for g in group):
+                    # a name said again ("marisol marisol batista"); after a comma, two mentions ("Maria Lopez, M. Lopez")
+                    if comma_at is not None:
+                        del group[comma_at:]
+                        j = i + len(group)
                     break
                 shared = persons & w.persons
                 if shared:
@@ -478,11 +491,12 @@ def _longest_first(spans: Sequence[Span]) -> list[Span]:
 _TITLE_ONLY = re.compile(r"[\W_]*(?:" + "|".join(sorted(_TITLES, key=len, reverse=True)) + r")?[\W_]*", re.I)
 
 
-def known_wins(text: str, spans: Sequence[Span], known: Sequence[Span]) -> list[Span]:
+def known_wins(text: str, spans: Sequence[Span], known: Sequence[Span], lexicon: Lexicon | None = None) -> list[Span]:
     """``spans`` united with ``known`` spans that decide category and boundaries where they overlap.
 
     Where the other span reads the same category it stands whole (a longer
-    address, a surname with the rest of its hyphenated name); where it reads
+    address, a name with a middle name the record lacks), unless what it
+    adds to a name is only ordinary words (``Baby Boy``, ``Pastor``); where it reads
     another, its part outside the known span keeps that category unless it is
     only punctuation or a title.  One exception: a longer name of the other
     category around a known name token is another person sharing that name
@@ -502,10 +516,12 @@ def known_wins(text: str, spans: Sequence[Span], known: Sequence[Span]) -> list[
             continue
         for i in over:
             absorbed.setdefault(i, []).append(s)
-        if all(known[i].category is s.category for i in over):
+        if all(known[i].category is s.category for i in over) and not _only_ordinary_beyond(text, s, [known[i] for i in over], lexicon):
             kept.append(Span(s.start, s.end, s.category, SCORE, s.source))  # the same reading, perhaps longer
             continue
-        if s.category in _NAMES and all(known[i].category in _NAMES and _within(text, known[i], s) for i in over):
+        if s.category in _NAMES and all(known[i].category in _NAMES and _within(text, known[i], s) for i in over) and not _only_ordinary_beyond(
+            text, s, [known[i] for i in over], lexicon
+        ):
             # "Dr. Mikako Clark" beside a patient named Clark: a longer name holding a known token is another person's
             yielded.update(over)
             kept.append(Span(s.start, s.end, s.category, s.score, join_sources([s, *(known[i] for i in over)])))
@@ -521,6 +537,28 @@ def known_wins(text: str, spans: Sequence[Span], known: Sequence[Span]) -> list[
         if i not in yielded
     ]
     return merge_adjacent(resolve(kept + winners), text)
+
+
+def _only_ordinary_beyond(text: str, span: Span, known: Sequence[Span], lexicon: Lexicon | None) -> bool:
+    """Does a name span add to the known spans in it only ordinary words or titles before or after them?
+
+    Words between known spans are never dropped: ``Maria Rose Lopez`` keeps a
+    middle name the record lacks, even one that is an ordinary word.
+    """
+    if span.category not in _NAMES:
+        return False
+    ordered = sorted(known, key=lambda k: k.start)
+    if any(_WORD.search(text[a.end : b.start]) for a, b in zip(ordered, ordered[1:])):
+        return False
+    first, last = ordered[0].start, max(k.end for k in ordered)
+    lex = lexicon or default_lexicon()
+    words = _WORD.findall(text[span.start : max(span.start, first)]) + _WORD.findall(text[min(span.end, last) : span.end])
+    return bool(words) and all(len(w) > 1 and (fold(w) in _TITLES or _ordinary(w, lex)) for w in words)
+
+
+def _ordinary(word: str, lex: Lexicon) -> bool:
+    """An everyday word ("Boy", "Pastor"), not a given name that is also common ("Barbara")."""
+    return lex.is_common_word(word) or (lex.frequency(word) >= VERY_COMMON_WORD_FREQ and not lex.is_first(word))
 
 
 def _within(text: str, inner: Span, outer: Span) -> bool:

@@ -161,7 +161,8 @@ class MixedDetector:
         if self.known is None:
             return spans
         try:
-            return known_wins(note.text, spans, self.known.analyze(note.text, context=NoteContext(note.id, note.patient_id)))
+            found = self.known.analyze(note.text, context=NoteContext(note.id, note.patient_id))
+            return known_wins(note.text, spans, found, self.known.lexicon)
         except Exception as exc:  # noqa: BLE001 - fail closed: the note fails, never goes out without its floor
             return RecognizerError(f"recognizer 'known' failed: {type(exc).__name__}: {exc}")
 
