@@ -46,10 +46,9 @@ import threading
 import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Callable, Literal
+from typing import Literal
 
 import numpy as np
-
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from ff3 import FF3Cipher
 from ffx import FF1
@@ -156,7 +155,7 @@ def _shape(text: str, alphabet: FpeAlphabet) -> _Shape:
 
 #: Valid country calling codes; they are prefix-free, so "+4420..." reads as 44.
 _COUNTRY_CODES = frozenset(str(code) for code in COUNTRY_CODE_TO_REGION_CODE)
-_PHONE_LABEL = re.compile(r"(?:tel|phone|ph|fax|cell|mobile|mob|pager)\s*[.:]?\s*", re.I)
+_PHONE_LABEL = re.compile(r"(?:tel|phone|ph|fax|cell|mobile|mob|pager)(?![a-z])\s*[.:]?\s*", re.I)
 _COUNTRY = re.compile(r"[+＋]\s*(?P<digits>\d{1,15})")
 _TRUNK = re.compile(r"1(?=[\s.\-(])")  # North American "1-800-...", "1 (617) ..."
 _EXTENSION = re.compile(
@@ -171,7 +170,7 @@ def _ascii_digits(digits: str) -> str:
 def _phone_parts(text: str) -> tuple[str, str, str, str]:
     """(kept prefix, number, extension label, extension digits) of a phone number."""
     label = _PHONE_LABEL.match(text)
-    head = label.end() if label and label.end() < len(text) and not text[0].isdigit() else 0
+    head = label.end() if label and label.end() < len(text) else 0
     country = _COUNTRY.match(text, head)
     if country:
         # An unknown code is kept as far as three digits, so the kept part of a
