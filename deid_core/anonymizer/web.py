@@ -416,7 +416,9 @@ class WebSurrogates:
         )
 
 
-def _block_of(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> ipaddress._BaseNetwork | None:
+def _block_of(
+    address: ipaddress.IPv4Address | ipaddress.IPv6Address,
+) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
     """The smallest special block that holds the address; None for a public one."""
     blocks = [b for b in _IP_BLOCKS if b.version == address.version and address in b]
     return max(blocks, key=lambda b: b.prefixlen, default=None)
