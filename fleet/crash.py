@@ -69,7 +69,8 @@ def kill_trial(
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out.jsonl"
         client.export(batch.batch_id, out)
-        exported = Counter(json.loads(line)["id"] for line in out.read_text(encoding="utf-8").splitlines())
+        lines = out.read_text(encoding="utf-8").splitlines() if out.exists() else []  # none when nothing is done
+        exported = Counter(json.loads(line)["id"] for line in lines)
     with client.sessions() as s:
         redelivered = s.scalar(
             select(func.count()).where(AuditEntry.batch_id == batch.batch_id, AuditEntry.detail.like("redelivered%"))
