@@ -21,8 +21,8 @@ loses nothing and duplicates nothing:
 Messages carry a batch id and item ids only (claim-check), never note text,
 spans or keys.  Everything is read from the environment, so one file serves
 every worker; ``DEID_QUEUE_PREFIX`` lets several fleets (or test runs) share
-one Redis without seeing each other's queues, control messages or unacked
-messages (each prefix has its own unacked set, so one fleet never restores
+one Redis without seeing each other's queues, control messages, worker
+events or unacked messages (each prefix has its own unacked set, so one fleet never restores
 another's).
 """
 
@@ -62,6 +62,7 @@ def prefixed(prefix: str) -> dict:
         "task_routes": {task: {"queue": queue_name(q, prefix)} for task, q in TASK_QUEUES.items()},
         "task_default_queue": queue_name(CPU_FALLBACK_QUEUE, prefix),
         "control_exchange": f"{prefix}celery",
+        "event_exchange": f"{prefix}celeryev",  # Flower sees this fleet's workers only
         "broker_transport_options": transport_options(prefix),
     }
 
@@ -120,6 +121,7 @@ task_queues = _p["task_queues"]
 task_routes = _p["task_routes"]
 task_default_queue = _p["task_default_queue"]
 control_exchange = _p["control_exchange"]
+event_exchange = _p["event_exchange"]
 broker_transport_options = _p["broker_transport_options"]
 del _p
 
