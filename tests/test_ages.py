@@ -1,4 +1,8 @@
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deid_core.anonymizer.ages import AgeParseError, age_in_years, cap_age
 from deid_core.anonymizer.engine import Anonymizer, Note
@@ -111,7 +115,9 @@ def test_age_in_other_digits_is_capped_in_the_same_digits(text, expected):
     assert cap_age(text) == expected
 
 
-@pytest.mark.parametrize("text,expected", [("92M", "89M"), ("92 M", "89 M"), ("92 F", "89 F"), ("92yo F", "89yo F")])
+@pytest.mark.parametrize(
+    "text,expected", [("92M", "89M"), ("92 M", "89 M"), ("92 F", "89 F"), ("92yo F", "89yo F")]
+)
 def test_age_with_sex_letter_is_read_in_years(text, expected):
     assert cap_age(text) == expected
 
@@ -133,3 +139,53 @@ def test_age_decade_setting_reaches_the_engine(study_key):
     eighties = Anonymizer(study_key, AnonymizerConfig(age_cap="90+", age_decade="80s")).anonymize(note)
     assert plain.text == text
     assert eighties.text == "Seen today, in her 80s, for a fall."
+
+
+# -- property: no age above 89 years survives, whatever its form ------------------
+
+_ONES = """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+fifteen sixteen seventeen eighteen nineteen""".split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def _words(n: int) -> str:
+    if n >= 100:
+        rest = n - 100
+        return "one hundred" + (f" and {_words(rest)}" if rest else "")
+    if n < 20:
+        return _ONES[n]
+    return _TENS[n // 10] + (f"-{_ONES[n % 10]}" if n % 10 else "")
+
+
+_UNIT_WORDS = {"years": 1, "y": 1, "yo": 1, "-year-old": 1, "months": 12, "mo": 12, "weeks": 52, "days": 365}
+
+
+@st.composite
+def _age_spans(draw) -> tuple[str, float, int]:
+    unit = draw(st.sampled_from(sorted(_UNIT_WORDS)))
+    per_year = _UNIT_WORDS[unit]
+    value = draw(st.integers(0, 130 * per_year))
+    spelled = per_year == 1 and value < 200 and draw(st.booleans())
+    number = _words(value) if spelled else str(value)
+    form = draw(st.sampled_from(["plain", "range", "months-after"]))
+    sep = "" if unit.startswith("-") else " "
+    if form == "range":
+        low = draw(st.integers(0, value))
+        return f"age {low}-{number}{sep}{unit}", value / per_year, per_year
+    if form == "months-after" and per_year == 1 and not unit.startswith("-"):
+        months = draw(st.integers(1, 11))
+        return f"{number} {unit} {months} mo", value + months / 12, per_year
+    return f"{number}{sep}{unit}", value / per_year, per_year
+
+
+@settings(max_examples=400, deadline=None)
+@given(span=_age_spans())
+def test_no_age_above_89_years_survives_in_any_form(span):
+    text, years, per_year = span
+    out = cap_age(text)
+    assert age_in_years(out) <= 89
+    assert all(int(figure) / per_year <= 89 for figure in re.findall(r"\d+", out))
+    if years > 89:
+        assert "ninety" not in out and "hundred" not in out
+    else:
+        assert out == text

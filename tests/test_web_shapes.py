@@ -34,8 +34,9 @@ def web(study_key) -> WebSurrogates:
 _letters = st.text(alphabet=string.ascii_letters, min_size=1, max_size=10)
 _digits = st.text(alphabet=string.digits, min_size=1, max_size=6)
 _token = st.one_of(_letters, _digits)
+_separator = st.sampled_from(["-", "_", "."])
 _joined = st.lists(_token, min_size=1, max_size=3).flatmap(
-    lambda parts: st.lists(st.sampled_from(["-", "_", "."]), min_size=len(parts) - 1, max_size=len(parts) - 1).map(
+    lambda parts: st.lists(_separator, min_size=len(parts) - 1, max_size=len(parts) - 1).map(
         lambda seps: "".join(p + s for p, s in zip(parts, seps + [""]))
     )
 )
@@ -57,7 +58,9 @@ def urls(draw) -> str:
     return url
 
 
-_V4_BLOCKS = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "127.0.0.0/8", "169.254.0.0/16", "100.64.0.0/10"]
+_V4_BLOCKS = [
+    "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "127.0.0.0/8", "169.254.0.0/16", "100.64.0.0/10"
+]
 _V6_BLOCKS = ["fe80::/10", "fc00::/7", "2001:db8::/32"]
 _V6_PUBLIC = "2a00::/12"
 
@@ -90,6 +93,10 @@ def _ip_class(address) -> tuple:
 # -- properties ------------------------------------------------------------------
 
 
+def _classes(text: str) -> str:
+    return re.sub(r"[^\W\d_]", "a", re.sub(r"\d", "9", text))
+
+
 def _parts(url: str) -> tuple[str, list[str], str, str]:
     m = re.fullmatch(r"([a-z]+)://[^/]+/([^?#]*)(?:\?([^#]*))?(?:#(.*))?", url)
     assert m, url
@@ -112,7 +119,7 @@ def test_url_keeps_its_shape_and_no_path_or_query_token(web, url):
     before = "/".join(segments) + "?" + query + "#" + fragment
     after = "/".join(o_segments) + "?" + o_query + "#" + o_fragment
     # tokens keep their places and classes, and each one is replaced where it stands
-    assert re.sub(r"[^\W\d_]", "a", re.sub(r"\d", "9", after)) == re.sub(r"[^\W\d_]", "a", re.sub(r"\d", "9", before))
+    assert _classes(after) == _classes(before)
     for a, b in zip(_TOKENS.findall(before), _TOKENS.findall(after)):
         assert a != b
     # and no longer token of the input turns up anywhere else
@@ -149,7 +156,7 @@ def test_ipv6_keeps_version_class_and_group_layout(web, address):
 @PROPERTY
 @given(local=_joined, host=_host)
 def test_email_keeps_tld_and_layout_and_drops_long_tokens(web, local, host):
-    assume(any(c.isalnum() for c in local) and not local[0] in "._-" and local[-1] not in "._-")
+    assume(local[0] not in "._-" and local[-1] not in "._-")
     text = f"{local}@{host}"
     out = web.replace(text)
     o_local, o_host = out.split("@")
