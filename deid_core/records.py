@@ -70,6 +70,13 @@ def unusable_character(value: object, path: str = "") -> str | None:
     return None
 
 
+def too_long(text: str, max_note_chars: int | None) -> str | None:
+    """The error for a note text over the configured size limit, or None."""
+    if max_note_chars is None or len(text) <= max_note_chars:
+        return None
+    return f"'text' has {len(text)} characters, over the limit of {max_note_chars} (limits.max_note_chars)"
+
+
 @dataclass(frozen=True, slots=True)
 class Record:
     line: int
@@ -120,10 +127,9 @@ def read_jsonl(
             if require_text and not isinstance(text, str):
                 yield RecordError(number, rid, "missing or non-string 'text'")
                 continue
-            if max_note_chars is not None and isinstance(text, str) and len(text) > max_note_chars:
-                yield RecordError(
-                    number, rid, f"'text' has {len(text)} characters, over the limit of {max_note_chars} (limits.max_note_chars)"
-                )
+            problem = too_long(text, max_note_chars) if isinstance(text, str) else None
+            if problem:
+                yield RecordError(number, rid, problem)
                 continue
             if unique_ids:
                 if rid in first_line:
