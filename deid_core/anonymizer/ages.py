@@ -78,15 +78,14 @@ class _Number:
 
 
 def _spelled_value(words: str) -> int:
-    total, current = 0, 0
+    """"ninety-two" is 92, "a hundred and one" 101."""
+    value = 0
     for word in re.split(r"[\s-]+", words.casefold()):
         if word == "hundred":
-            current = max(current, 1) * 100
-        elif word in ("a", "and"):
-            continue
-        else:
-            current += _UNITS[word]
-    return total + current
+            value = max(value, 1) * 100
+        elif word not in ("a", "and"):
+            value += _UNITS[word]
+    return value
 
 
 def _numbers(text: str) -> tuple[list[_Number], list[tuple[int, int, int]]]:
