@@ -111,6 +111,9 @@ def read_jsonl(
             except json.JSONDecodeError as exc:
                 yield RecordError(number, None, f"malformed JSON: {exc.msg} at column {exc.colno}")
                 continue
+            except RecursionError:
+                yield RecordError(number, None, "malformed JSON: nested too deeply")
+                continue
             if not isinstance(data, dict):
                 yield RecordError(number, None, "a record must be a JSON object")
                 continue

@@ -81,6 +81,15 @@ def test_an_unusable_character_in_a_patient_id_or_span_source_fails_the_record(t
     assert len(out.read_text(encoding="utf-8").splitlines()) == 1
 
 
+def test_json_nested_too_deeply_fails_its_line_alone(tmp_path, key_file, capsys):
+    inp = _write(tmp_path / "in.jsonl", ["[" * 100_000 + "]" * 100_000, json.dumps(GOOD)])
+    out = tmp_path / "out.jsonl"
+    capsys.readouterr()
+    assert _anonymize(inp, out, key_file) == 1
+    assert "line 1: record: malformed JSON: nested too deeply" in capsys.readouterr().err
+    assert [json.loads(l)["id"] for l in out.read_text().splitlines()] == ["good"]
+
+
 def test_a_boolean_offset_is_rejected_not_read_as_one(tmp_path, key_file, capsys):
     bad = {"id": "b", "patient_id": "P1", "text": "x 1234", "spans": [{"start": True, "end": 6, "label": "ID"}]}
     inp = _write(tmp_path / "in.jsonl", [json.dumps(bad), json.dumps(GOOD)])
