@@ -15,7 +15,8 @@ keeps the length and, from three letters on, which positions hold a vowel
 reserved set of words, so it is a bijection on the words outside that set
 and never lands in it.  Two-letter shapes hold too few words for the
 cipher (36 all-vowel words), so two-letter words are permuted among all
-676.
+676.  Shapes of fewer than 10**6 words are below the domain NIST asks of
+FF1; ``allow_small_domain`` accepts them down to 100.
 """
 
 from __future__ import annotations
