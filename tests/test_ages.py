@@ -3,6 +3,7 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from deid_core.anonymizer.ages import AgeParseError, age_in_years, cap_age
 from deid_core.anonymizer.engine import Anonymizer, Note
@@ -129,6 +130,11 @@ def test_other_numbers_in_the_span_are_not_ages():
 def test_age_without_number_is_an_error():
     with pytest.raises(AgeParseError):
         cap_age("elderly")
+
+
+def test_age_decade_setting_is_validated():
+    with pytest.raises(ValidationError):
+        AnonymizerConfig(age_decade="70s")
 
 
 def test_age_decade_setting_reaches_the_engine(study_key):
