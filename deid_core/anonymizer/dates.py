@@ -72,8 +72,7 @@ import operator
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from functools import lru_cache
-from typing import Iterable, Literal
+from typing import Iterable, Literal, Sequence
 
 from deid_core.anonymizer.date_formats import (
     MONTH_SCHEMES,
@@ -87,11 +86,13 @@ from deid_core.anonymizer.date_formats import (
     spell,
     weekday_schemes,
 )
+from deid_core.spans import Category, Span
 
 __all__ = [
     "DateParseError",
     "DateShifter",
     "MissingPatientIdError",
+    "NoteDates",
     "ParsedDate",
     "patient_offset_days",
 ]
@@ -300,7 +301,6 @@ class ParsedDate:
     """
 
     value: _dt.date | _dt.datetime
-    format: str
     granularity: Granularity
     has_year: bool
     parts: tuple[str | _Field, ...]
@@ -310,7 +310,13 @@ class ParsedDate:
 
     def form(self, note: NoteStyle | None = None) -> DateForm:
         """How this date is written, settled by ``note`` (the note's dates) or by itself."""
-        return (note or NoteStyle([self.evidence])).settle(self.evidence)
+        return note.settle(self.evidence) if note is not None else NoteStyle.alone(self.evidence)
+
+    @property
+    def format(self) -> str:
+        """The format as the date's own text settles it, e.g. ``MMM DD, YYYY``."""
+        form = self.form()
+        return "".join(p if isinstance(p, str) else p.label(form) for p in self.parts)
 
     def render(self, value: _dt.date, form: DateForm | None = None) -> str:
         """Write ``value`` (its date part) in this date's format, at its precision."""
@@ -346,23 +352,44 @@ class DateShifter:
             return self.two_digit_window_end
         return self.reference.year + 20
 
-    def shift(self, text: str, days: int, note: NoteStyle | None = None) -> str:
+    def shift(self, text: str, days: int, note: NoteDates | None = None) -> str:
         """``text`` moved by ``days`` days, written in its own format.
 
         ``note`` (from :meth:`note_style` over all the note's dates) settles
         what the text leaves open, such as whether "May" is abbreviated.
         """
         days = operator.index(days)
-        parsed = self.parse(text)
+        parsed = note.parsed.get(text) if note is not None else None
+        parsed = parsed or self.parse(text)
         try:
             moved = parsed.date + timedelta(days=days)
         except OverflowError:
             raise DateParseError("the shifted date falls outside the supported calendar") from None
-        return parsed.render(moved, parsed.form(note))
+        return parsed.render(moved, parsed.form(note.style if note is not None else None))
 
-    def note_style(self, texts: Iterable[str]) -> NoteStyle:
-        """The written forms of a note's dates; texts that are no date are left out."""
-        return _note_style(self, tuple(texts))
+    def note_style(self, texts: Iterable[str]) -> NoteDates:
+        """A note's dates, parsed once, whose written forms settle each other's; texts that are no date are left out."""
+        parsed: dict[str, ParsedDate] = {}
+        for text in texts:
+            try:
+                parsed[text] = self.parse(text)
+            except DateParseError:
+                continue
+        return NoteDates(parsed, NoteStyle(p.evidence for p in parsed.values()))
+
+    def note_dates(self, text: str, spans: Sequence[Span]) -> NoteDates:
+        """:meth:`note_style` of a note's DATE spans, kept for the note at hand.
+
+        The anonymizer asks once per date of the note; answering from the
+        last note seen (the very same text and spans objects) keeps a note
+        of many dates linear.
+        """
+        last = _LAST_NOTE.get(self)
+        if last is not None and last[0] is text and last[1] is spans:
+            return last[2]
+        dates = self.note_style(s.text_in(text) for s in spans if s.category is Category.DATE)
+        _LAST_NOTE[self] = (text, spans, dates)
+        return dates
 
     def parse(self, text: str) -> ParsedDate:
         if not isinstance(text, str):
@@ -455,11 +482,7 @@ class DateShifter:
         value: date | datetime = resolved
         if "time" in groups:
             value = datetime.combine(resolved, _parse_time(groups["time"]))
-        form = NoteStyle([evidence]).settle(evidence)
-        label = "".join(p if isinstance(p, str) else p.label(form) for p in parts)
-        return ParsedDate(
-            value, label, pattern.granularity, pattern.has_year, tuple(parts), evidence, leading, trailing
-        )
+        return ParsedDate(value, pattern.granularity, pattern.has_year, tuple(parts), evidence, leading, trailing)
 
 
 def _valid(year: int, month: int, day: int) -> bool:
@@ -493,16 +516,15 @@ def _evidence(pattern: _Pattern, parts: list[str | _Field], pointed: set[str]) -
     )
 
 
-@lru_cache(maxsize=256)
-def _note_style(shifter: DateShifter, texts: tuple[str, ...]) -> NoteStyle:
-    """Cached because the engine asks once per date of a note, with the same texts."""
-    evidence = []
-    for text in texts:
-        try:
-            evidence.append(shifter.parse(text).evidence)
-        except DateParseError:
-            continue
-    return NoteStyle(evidence)
+@dataclass(frozen=True, slots=True)
+class NoteDates:
+    """The dates of one note, parsed, and the style their written forms make together."""
+
+    parsed: dict[str, ParsedDate]
+    style: NoteStyle
+
+
+_LAST_NOTE: dict[DateShifter, tuple[str, Sequence[Span], NoteDates]] = {}
 
 
 def _parse_time(text: str) -> time:

@@ -189,7 +189,7 @@ class Anonymizer:
             return lambda text: self._hasher(text, entity=entity)
         if category is Category.DATE:
             days = self.patient_offset(note.patient_id or "")
-            style = self.date_shifter.note_style(s.text_in(note.text) for s in note.spans if s.category is Category.DATE)
+            style = self.date_shifter.note_dates(note.text, note.spans)
             return lambda text: self.date_shifter.shift(text, days, style)
         if category is Category.AGE:
             return lambda text: cap_age(text, self.config.age_cap, self.config.age_decade)
