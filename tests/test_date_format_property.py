@@ -298,3 +298,22 @@ def test_a_weekday_after_a_date_is_part_of_its_date_span(text):
 
     spans = build_default_pipeline().analyze(text)
     assert any("Mon" in s.text_in(text) for s in spans if s.category is Category.DATE)
+
+
+EVERY_DAY_STYLES = [
+    Style("mdy", pad_m=False, pad_d=False, year_digits=2), Style("joined", sep="-", case="upper"),
+    Style("month-first", months="abbr"), Style("month-first", months="abbr", pad_d=False, point=True),
+    Style("month-first", months="full", pad_d=False, weekday="full"), Style("month-first", months="short", pad_d=False),
+    Style("day-first", months="sept", ordinal=True, pad_d=False, case="lower", weekday="thur", weekday_after=" ("),
+    Style("md-month-first", months="full", pad_d=False),
+]
+
+
+@pytest.mark.parametrize("style", EVERY_DAY_STYLES, ids=lambda s: s.write(date(2020, 5, 16)))
+@pytest.mark.parametrize("days", [-180, -3, 17, 180])
+def test_every_day_of_a_leap_year_keeps_its_format(style, days):
+    """All twelve months and every day 1-31, Feb 29 among them, each in a note that shows its style."""
+    first = date(2020, 1, 1)
+    for n in range(366):
+        day = first + timedelta(days=n)
+        assert _shift_in_note(style, day, days) == style.write(day + timedelta(days=days))
