@@ -36,6 +36,7 @@ from deid_core.recognizers.gazetteer import (
 )
 from deid_core.recognizers.lexicon import (
     CREDENTIALS,
+    RARE_WORD_FREQ,
     DOCTOR_TITLES,
     NAME_PARTICLES,
     NUMBERED_BEFORE_PLACE,
@@ -60,6 +61,11 @@ _FUNCTION_WORDS = frozenset(
     been has have had do does did has per via re cc""".split()
 )
 
+#: cues that say by themselves that a name follows; "pt", "thanks," and a bare line start do not
+#: (and the later words of a name whose first word passed: "PT ABIOLA, OLUFEMI")
+_STRONG_CUE_MODES = frozenset({"relation", "header", "credential", "signature", "continued"})
+_TITLE_MODES = frozenset({"title", "title_lower"})
+_NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
 _MODALS = frozenset("will may can could would should must might shall said says told wants asked called is was has had".split())
 _DOCTOR_TITLE_SET = frozenset(t.lower() for t in DOCTOR_TITLES)
 _CREDENTIAL_SET = frozenset(c.replace(".", "") for c in CREDENTIALS) | frozenset(CREDENTIALS)
@@ -224,6 +230,15 @@ class Token:
     end: int  # excludes a possessive 's
     text: str
     line_caps: bool
+    #: in a note typed all in lower case: letter case says nothing of names there either
+    note_lower: bool = False
+    #: a lone lowercase letter with a full stop after it, in such a note ("barbara j. parrilli")
+    dotted: bool = False
+
+    @property
+    def caseless(self) -> bool:
+        """Is this word where capitals carry no evidence (an all-caps line, an all-lowercase note)?"""
+        return self.line_caps or self.note_lower
 
     @property
     def lower(self) -> str:
@@ -233,7 +248,7 @@ class Token:
     def shape(self) -> str:
         t = self.text
         if len(t) == 1:
-            return "initial" if t.isupper() else "lower"
+            return "initial" if t.isupper() or self.dotted else "lower"
         if t.isupper():
             return "upper"
         if t.islower():
@@ -245,8 +260,24 @@ class Token:
         return self.shape in ("title", "upper", "initial")
 
 
+#: a note with fewer capitals than this share of its letters is written in lower case
+LOWER_NOTE_CAPITALS = 0.02
+_LOWER_NOTE_MIN_LETTERS = 40
+
+
+def note_is_lower(text: str) -> bool:
+    """Typed in lower case throughout, so that a capital, or its absence, says nothing."""
+    letters = upper = 0
+    for c in text:
+        if c.isalpha():
+            letters += 1
+            upper += c.isupper()
+    return letters >= _LOWER_NOTE_MIN_LETTERS and upper <= LOWER_NOTE_CAPITALS * letters
+
+
 def tokenize(text: str) -> list[Token]:
     caps_lines = _caps_lines(text)
+    lower = note_is_lower(text)
     out: list[Token] = []
     for m in _WORD.finditer(text):
         word = m.group(0)
@@ -255,7 +286,8 @@ def tokenize(text: str) -> list[Token]:
         if poss and len(word) > 3:
             word = word[: poss.start()]
             end = m.start() + len(word)
-        out.append(Token(m.start(), end, word, _line_is_caps(caps_lines, m.start())))
+        dotted = lower and len(word) == 1 and text[end : end + 1] == "."
+        out.append(Token(m.start(), end, word, _line_is_caps(caps_lines, m.start()), lower, dotted))
     return out
 
 
@@ -268,6 +300,13 @@ def _caps_lines(text: str) -> list[tuple[int, int, bool]]:
         out.append((pos, pos + len(line), len(letters) >= 8 and upper >= 0.8 * len(letters)))
         pos += len(line) + 1
     return out
+
+
+def caps_line_at(text: str, pos: int) -> bool:
+    """Is ``pos`` on a line written in capitals, where a capital says nothing?"""
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return _caps_lines(text[start : end if end >= 0 else len(text)])[0][2]
 
 
 def _line_is_caps(lines: list[tuple[int, int, bool]], pos: int) -> bool:
@@ -340,6 +379,8 @@ class NameRecognizer(RuleRecognizer):
             return False
         if low in _RELATION_SET and not (mode == "title" and is_name):
             return False  # "Dr. Parent" is a name, "his son" is not
+        if tok.caseless and tok.shape in ("upper", "lower") and mode not in _TITLE_MODES:
+            return self._caseless_name_word(tok, is_name, mode)
         if tok.shape == "lower":
             # lowercase only in messages typed by patients: "hi dr raghunathan", "thanks, chidi"
             if mode == "lower_rest":
@@ -375,6 +416,25 @@ class NameRecognizer(RuleRecognizer):
         if is_name:
             return True  # a listed name right after a strong cue, even one that is also a word
         return not lex.is_common_word(low, strict=True)
+
+    def _caseless_name_word(self, tok: Token, is_name: bool, mode: str) -> bool:
+        """Where capitals say nothing, the word itself must: a listed name that is no clinical or
+        ordinary word, or, right after a strong cue, an unlisted word that is no English word at all
+        ("PT SEDATED", "NIECE PRESENT" and "SWALLOW EVAL, PT" are no names; "per dr kenney",
+        "barbara j. parrilli bsn/rn" and "HOUSE STAFF mary souza" are)."""
+        lex = self.lexicon
+        low = tok.lower
+        if low in _NAME_SUFFIXES:
+            return mode in _STRONG_CUE_MODES
+        # "PATIENT: WARD, BOBBY" keeps its surname; a typed "hi" or "ok" is no name after any cue
+        header_caps = is_name and mode == "header" and tok.shape == "upper"
+        if lex.is_stop(low) and not header_caps:
+            return False
+        if low in _MODALS or lex.is_clinical(low) or _DRUG_SUFFIX.search(low):
+            return False
+        if is_name:
+            return header_caps or not lex.is_common_word(low)
+        return mode in _STRONG_CUE_MODES and lex.frequency(low) < RARE_WORD_FREQ
 
     # -------------------------------------------------------------- runs
     def _gap(self, text: str, a: Token, b: Token) -> str:
@@ -424,6 +484,8 @@ class NameRecognizer(RuleRecognizer):
             tok_mode = mode
             if count and tok.shape == "lower" and tokens[j - 1].shape == "lower":
                 tok_mode = "lower_rest" if mode == "signoff" else "lower_rest_strict" if mode in ("inline", "relation") else mode
+            if count and tok.caseless and tok_mode not in _STRONG_CUE_MODES | _TITLE_MODES:
+                tok_mode = "continued"
             if not self.acceptable(tok, tok_mode, listed):
                 break
             last = j

@@ -28,6 +28,9 @@ from functools import lru_cache
 from pathlib import Path
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "gazetteer"
+#: clinical vocabulary (docs/detection.md names the sources; scripts/build_vocab.py rebuilds drugs.txt)
+VOCAB_DIR = DATA_DIR.parent / "vocab"
+CLINICAL_LISTS = ("abbreviations.txt", "clinical_terms.txt", "drugs.txt")
 
 #: word frequency / name share above which a name-list token is a word first.
 WORD_FIRST_RATIO = 1.0
@@ -37,6 +40,8 @@ NAME_FIRST_RATIO = 0.03
 COMMON_WORD_FREQ = 1e-6
 #: ... and the stricter bar used right after a strong cue such as ``Dr.``.
 VERY_COMMON_WORD_FREQ = 1e-5
+#: English word frequency below which an unlisted word may be a name where letter case says nothing.
+RARE_WORD_FREQ = 1e-7
 #: assumed population share of a name known only from Faker.
 _FAKER_ONLY_SHARE = 1e-5
 
@@ -286,6 +291,8 @@ class Lexicon:
     #: name-list tokens that are ordinary words as often as names (Will, Rose...).
     ambiguous: frozenset[str]
     has_word_freq: bool = False
+    #: drug names, nursing and ICU abbreviations, findings, devices: never a name without a cue.
+    clinical: frozenset[str] = frozenset()
 
     def census_share(self, token: str) -> float:
         return self.name_share.get(token.lower(), 0.0)
@@ -317,10 +324,20 @@ class Lexicon:
     def is_eponym(self, token: str) -> bool:
         return token.lower() in self.eponyms
 
-    def is_common_word(self, token: str, *, strict: bool = False) -> bool:
-        """An ordinary English word that is not first of all a name."""
+    def is_clinical(self, token: str) -> bool:
+        return token.lower() in self.clinical
+
+    def is_word_too(self, token: str) -> bool:
+        """A listed name that is also a clinical or everyday word (Young, Bell, Hope, Foley, Page): it needs a cue."""
         t = token.lower()
-        if t in self.stopwords:
+        if t in self.clinical or t in self.eponyms or t in self.stopwords:
+            return True
+        return self.is_name(t) and self.is_common_word(t)
+
+    def is_common_word(self, token: str, *, strict: bool = False) -> bool:
+        """An ordinary English or clinical word that is not first of all a name."""
+        t = token.lower()
+        if t in self.stopwords or t in self.clinical:
             return True
         if self.is_name(t):
             return t in self.ambiguous or self.word_ratio(t) > WORD_FIRST_RATIO
@@ -330,7 +347,7 @@ class Lexicon:
     def is_strong_name(self, token: str) -> bool:
         """A listed name that is rarely anything else (safe to flag without context)."""
         t = token.lower()
-        if not self.is_name(t) or t in self.stopwords or t in self.eponyms or t in self.ambiguous:
+        if not self.is_name(t) or t in self.stopwords or t in self.eponyms or t in self.ambiguous or t in self.clinical:
             return False
         if not self.has_word_freq:
             return True
@@ -372,6 +389,8 @@ def build_lexicon() -> Lexicon:
         if v > share.get(k, 0.0):
             share[k] = v
     freq = _word_frequencies()
+    # a state's code ("NC", "PA", "VT") keeps its place reading; the address rules decide it
+    clinical = {w.lower() for name in CLINICAL_LISTS for w in read_list(VOCAB_DIR / name)} - {a.lower() for a in STATE_ABBRS}
     return Lexicon(
         first_names=frozenset(first),
         last_names=frozenset(last),
@@ -381,6 +400,7 @@ def build_lexicon() -> Lexicon:
         eponyms=frozenset(w.lower() for w in shipped_list("eponyms.txt")),
         ambiguous=frozenset(w.lower() for w in shipped_list("ambiguous_names.txt")),
         has_word_freq=freq is not None,
+        clinical=frozenset(clinical),
     )
 
 

@@ -11,6 +11,14 @@ category, which is how ``Okafor`` becomes a DOCTOR in a note where only
 Variants that are ordinary words (a patient named ``Will`` or ``Rose``) are
 only propagated where they are capitalised and not opening a sentence, so a
 name does not spread onto every ``will`` of the note.
+
+Propagation cannot amplify a guess: only a form found on its own evidence (a
+cue, or listed names that are no clinical or ordinary words) seeds it, never a
+list guess with an ordinary word in it, and a form whose every word is a
+clinical or function word ("SEDATED", "LEVO") seeds nothing.  A propagated
+span names its seed's source (``propagation<names/title``; a form from the
+patient's other notes is ``propagation<patient``), so false positives can be
+counted by where they came from.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from deid_core.recognizers.base import NoteContext
+from deid_core.recognizers.context import GUESS_RULES, caps_line_at
 from deid_core.recognizers.gazetteer import Gazetteer, followed_by_eponym_trigger, normalise_entry
 from deid_core.recognizers.lexicon import Lexicon, default_lexicon
 from deid_core.spans import Category, Span
@@ -29,6 +38,10 @@ NAME_CATEGORIES = frozenset({Category.PATIENT, Category.DOCTOR})
 SEED_SCORE = 0.7
 PROPAGATED_SCORE = 0.8
 SOURCE = "propagation"
+#: what a form found in the patient's other notes is propagated from
+OTHER_NOTES = "patient"
+#: rule sources that only guess a name from a list: never a seed
+GUESS_SOURCES = frozenset({f"names/{rule}" for rule in GUESS_RULES} | {"gazetteer/place"})
 
 _NAME_PART = re.compile(r"[^\W\d_](?:[^\W\d_]|['’-](?=[^\W\d_]))*\.?")
 _WRITTEN_NAME = re.compile(r"[^\W\d_]+(?:(?:[ \t]*[,.'’-][ \t]*|[ \t]+|[ \t]*\n[ \t]*)[^\W\d_]+)*")
@@ -106,13 +119,35 @@ def build_variants(forms: Mapping[str, Category], lexicon: Lexicon) -> dict[str,
 _NEVER_ALONE = frozenset({"the", "and", "van", "von", "der", "del", "de", "la", "le", "da", "di", "du", "bin", "al", "el"})
 
 
-def seed_forms(text: str, spans: Iterable[Span]) -> dict[str, Category]:
-    """Surface forms of the confident name spans of a note."""
+def is_seed(text: str, span: Span, lexicon: Lexicon) -> bool:
+    """May this name span seed propagation: confident, found on its own evidence, not only ordinary words?"""
+    if span.category not in NAME_CATEGORIES or span.score < SEED_SCORE:
+        return False
+    words = re.findall(r"[^\W\d_]{2,}", text[span.start : span.end])
+    if all(part in GUESS_SOURCES for part in span.source.split("+")):
+        # found by the name lists alone: every word must be a listed name and nothing else
+        return bool(words) and all(lexicon.is_name(w) and not lexicon.is_common_word(w) for w in words)
+    # a cue found it: each occurrence is checked again as it is propagated, but a clinical word never seeds
+    return any(not lexicon.is_clinical(w) and not lexicon.is_stop(w) for w in words)
+
+
+def seed_forms(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> dict[str, Category]:
+    """Surface forms of the name spans of a note that may seed propagation (:func:`is_seed`)."""
+    lex = lexicon or default_lexicon()
     out: dict[str, Category] = {}
     for s in spans:
-        if s.category in NAME_CATEGORIES and s.score >= SEED_SCORE:
+        if is_seed(text, s, lex):
             surface = text[s.start : s.end]
             out[surface] = _merge_category(out.get(surface), s.category)
+    return out
+
+
+def _seed_sources(text: str, spans: Iterable[Span], lexicon: Lexicon) -> dict[str, tuple[str, float]]:
+    """Surface form -> (source, score) of the seed it was first found as."""
+    out: dict[str, tuple[str, float]] = {}
+    for s in spans:
+        if is_seed(text, s, lexicon):
+            out.setdefault(text[s.start : s.end], (s.source, s.score))
     return out
 
 
@@ -132,6 +167,11 @@ class Propagator:
         surface = text[start:end]
         lex = self.lexicon
         titled = bool(_TITLE_BEFORE.search(text[max(0, start - 8) : start]))
+        if variant.single and not titled:
+            word = max(re.findall(r"[^\W\d_]+", surface) or [surface], key=len)
+            if lex.is_word_too(word) and not (surface[:1].isupper() and surface[1:].islower() and not caps_line_at(text, start)):
+                # "Dr. Young" reaches "Young", never "YOUNG ADULT" or "young"
+                return False
         if surface.islower():
             # lowercase only for rare names typed in messages: "thanks, chidi"
             return all(not lex.is_common_word(t) and not lex.is_stop(t) for t in re.findall(r"[^\W\d_]+", surface))
@@ -155,12 +195,16 @@ class Propagator:
 
         Weak name spans that match a known form take its category.
         """
-        forms = seed_forms(text, spans)
+        forms = seed_forms(text, spans, self.lexicon)
         for surface, cat in (known or {}).items():
             forms[surface] = _merge_category(forms.get(surface), cat)
         if not forms:
             return list(spans)
         variants = build_variants(forms, self.lexicon)
+        origin: dict[str, tuple[str, float]] = {}
+        for surface, (source, score) in _seed_sources(text, spans, self.lexicon).items():
+            for v in name_variants(surface):
+                origin.setdefault(normalise_entry(v), (f"{SOURCE}<{source}", min(score, PROPAGATED_SCORE)))
         out: list[Span] = []
         for s in spans:
             if s.category in NAME_CATEGORIES and s.score < SEED_SCORE:
@@ -178,7 +222,8 @@ class Propagator:
             v = variants.get(normalise_entry(text[hit.start : hit.end]))
             if v is None or not self._occurrence_ok(text, hit.start, hit.end, v):
                 continue
-            out.append(Span(hit.start, hit.end, v.category, PROPAGATED_SCORE, SOURCE))
+            source, score = origin.get(normalise_entry(v.text), (f"{SOURCE}<{OTHER_NOTES}", PROPAGATED_SCORE))
+            out.append(Span(hit.start, hit.end, v.category, score, source))
         return out
 
 
