@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Literal
 
 __all__ = ["DateForm", "Evidence", "NoteStyle", "index_of", "month_schemes", "spell", "weekday_schemes"]
@@ -119,6 +120,7 @@ class NoteStyle:
 
     def __init__(self, evidence: Iterable[Evidence]) -> None:
         self._votes: dict[_Key, Counter[tuple[str, object]]] = {}
+        self._settled: dict[Evidence, DateForm] = {}  # a note's dates mostly share a few forms
         for ev in evidence:
             for key in (("skeleton", ev.skeleton), ("family", ev.family)):
                 votes = self._votes.setdefault(key, Counter())
@@ -130,6 +132,17 @@ class NoteStyle:
 
     def settle(self, ev: Evidence) -> DateForm:
         """The form to write ``ev``'s date in: its own tokens, then the note, then the default."""
+        form = self._settled.get(ev)
+        if form is None:
+            form = self._settled[ev] = self._settle(ev)
+        return form
+
+    @staticmethod
+    def alone(ev: Evidence) -> DateForm:
+        """The form of a date with no note around it."""
+        return _alone(ev)
+
+    def _settle(self, ev: Evidence) -> DateForm:
         tiers = [self._votes.get(key, Counter()) for key in (("skeleton", ev.skeleton), ("family", ev.family))]
         pad_d = _first_shown(ev.pad_d, ev.pad_m, tiers, "pad_d", "pad_m")
         pad_m = _first_shown(ev.pad_m, ev.pad_d, tiers, "pad_m", "pad_d")
@@ -147,8 +160,13 @@ class NoteStyle:
         )
 
 
+@lru_cache(maxsize=1024)
+def _alone(ev: Evidence) -> DateForm:
+    return NoteStyle([ev]).settle(ev)
+
+
 def _narrow(options: Iterable[object], tiers: list[Counter], attribute: str) -> list[object]:
-    """The options the first tier with a clear majority prefers; all of them when none has one."""
+    """The options with the most votes, tier by tier: a tie passes to the next tier, and the end leaves the tied."""
     remaining = list(options)
     for votes in tiers:
         if len(remaining) < 2:

@@ -251,7 +251,6 @@ class _Field:
 
     kind: str  # y m d sfx mon wd time
     token: str
-    index: int = -1  # month (0-11) or weekday (0-6) of the token
 
     @property
     def shown_padding(self) -> bool | None:
@@ -465,16 +464,14 @@ class DateShifter:
             start, end = match.span(name)
             if start > cursor:
                 parts.append(core[cursor:start])
-            kind = kinds[name]
-            index = index_of(kind, groups[name]) if kind in ("mon", "wd") else -1
-            parts.append(_Field(kind, groups[name], index))
+            parts.append(_Field(kinds[name], groups[name]))
             if core[end : end + 1] == ".":
-                pointed.add(kind)
+                pointed.add(kinds[name])
             cursor = end
         if cursor < len(core):
             parts.append(core[cursor:])
         if weekday is not None:  # "03/04/2019 (Monday)": a weekday written after the date
-            parts += [weekday["gap"], _Field("wd", weekday["wd"], index_of("wd", weekday["wd"])), weekday["end"]]
+            parts += [weekday["gap"], _Field("wd", weekday["wd"]), weekday["end"]]
             if weekday["end"].startswith("."):
                 pointed.add("wd")
         evidence = _evidence(pattern, parts, pointed)
