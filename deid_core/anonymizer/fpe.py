@@ -358,7 +358,7 @@ def _small_domain_step(key: bytes, tweak: bytes, n: int, x: int, forward: bool) 
     or under its inverse.
 
     The values in a keyed random order form one cycle, each mapping to the
-    next (the inverse: to the previous): a uniform random cyclic permutation,
+    next (the inverse: to the previous): a keyed random cyclic permutation,
     so no identifier is ever its own surrogate.  A shape seen only a few times
     is stepped by one pass over its keys; a frequent one through its table."""
     table = _TABLES.peek((key, tweak, n, forward))
