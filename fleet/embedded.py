@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from deid_core.keys import StudyKey
+from deid_core.known import KnownFile
 from fleet.db import make_engine, migrate, session_factory
 from fleet.keystore import SingleKeyStore
 from fleet.pipeline import STAGE_DONE, PipelineConfig
@@ -72,6 +73,7 @@ def run_embedded(
     errors: Path | str | None = None,
     chunk_size: int = 8,
     models: Mapping[str, ModelSpec] | None = None,
+    known: KnownFile | None = None,
 ) -> EmbeddedResult:
     url = sqlite_url(state)
     if state is not None:
@@ -85,7 +87,7 @@ def run_embedded(
         client = FleetClient(sessions, store, dispatcher, chunk_size=chunk_size)
         ctx = StageContext(sessions, store, models=dict(models or {}), device="cpu", max_deliveries=4)
         started = time.perf_counter()
-        submitted = client.submit_jsonl(inp, key.study, config)
+        submitted = client.submit_jsonl(inp, key.study, config, known=known)
         dispatcher.drain(ctx)
         seconds = time.perf_counter() - started
         exported = client.export(submitted.batch_id, out, errors)

@@ -7,8 +7,8 @@ a stage that already ran for a note under the same pipeline and key is
 skipped, and a racing duplicate loses on the unique constraint.
 
 Key material is never stored: a study row holds its key id only.  The
-original text of a note and its patient id are stored sealed
-(:mod:`fleet.sealing`); spans are offsets and categories only, so the
+original text of a note, its patient id and the patient's known identifiers
+are stored sealed (:mod:`fleet.sealing`); spans are offsets and categories only, so the
 store alone reveals no detected identifier.
 """
 
@@ -194,6 +194,20 @@ class Output(Base):
     leaks: Mapped[int] = mapped_column(Integer, default=0)
     leaks_json: Mapped[str] = mapped_column(Text, default="[]")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class KnownRow(Base):
+    """One patient's known identifiers for one batch, sealed like note text (:func:`fleet.sealing.seal_known`).
+
+    Found by a keyed digest of the patient id; deleted with its batch.
+    """
+
+    __tablename__ = "known_identifiers"
+    __table_args__ = (UniqueConstraint("batch_id", "patient_digest"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    batch_id: Mapped[str] = mapped_column(ForeignKey("batches.id", ondelete="CASCADE"))
+    patient_digest: Mapped[str] = mapped_column(String(64))
+    sealed: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class AuditEntry(Base):

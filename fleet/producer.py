@@ -8,7 +8,9 @@ inline one runs the stages in this process.  A malformed record becomes a
 failed item with its error, so ``submitted == done + failed`` once a batch
 is complete, and every failed note says why.
 
-Notes are sealed here, before they reach the store (:mod:`fleet.sealing`),
+Notes, and the patients' known identifiers when given (one sealed row per
+patient of the batch, never in a message), are sealed here, before they
+reach the store (:mod:`fleet.sealing`),
 so the producer needs the study key; a batch runs under the key store's
 current key for its study, and after a rotation new batches get the new key.
 Items the leak report withheld are counted (``leaked``) and never exported.
@@ -30,10 +32,11 @@ from sqlalchemy.orm import Session, sessionmaker
 from deid_core.records import KeepPrevious, Record, RecordError, atomic_writer, dump, optional_str, read_jsonl, unusable_character
 from deid_core.anonymizer.engine import Anonymizer
 from deid_core.keys import StudyKey
+from deid_core.known import KnownFile, KnownPatient
 from fleet.keystore import KeyStore, check_study_name, load_checked
-from fleet.models import Batch, Configuration, Item, ItemStatus, NoteRow, Output, Study
+from fleet.models import Batch, Configuration, Item, ItemStatus, KnownRow, NoteRow, Output, Study
 from fleet.pipeline import STAGE_SUBMIT, PipelineConfig
-from fleet.sealing import note_patient_id, seal_note_text, seal_patient_id
+from fleet.sealing import note_patient_id, seal_known, seal_note_text, seal_patient_id, text_digest
 from tasks.detect import estimate_tokens, token_batches
 
 
@@ -119,6 +122,36 @@ class IncomingNote:
     error: str | None = None
 
 
+KNOWN_INVALID = "KnownRecordInvalid"
+
+
+def _with_known_check(rec: IncomingNote, known: KnownFile | None) -> IncomingNote:
+    if known is None or rec.error_class is not None or rec.patient_id not in known.failed_patients:
+        return rec
+    error = "its patient's known-identifier record is invalid; the note is not detected without it"
+    return IncomingNote(rec.line, rec.record_id, error_class=KNOWN_INVALID, error=error)
+
+
+def _known_records(known: KnownFile | None, incoming: Sequence[IncomingNote]) -> list[KnownPatient]:
+    """The records of the batch's patients only: a batch keeps nothing about patients it does not hold."""
+    if known is None:
+        return []
+    patients = {r.patient_id for r in incoming if r.error_class is None}
+    return [r for p, r in sorted(known.known.patients.items()) if p in patients and not r.empty]
+
+
+def _known_version(key: StudyKey, study: str, records: Sequence[KnownPatient]) -> str:
+    """A pipeline-version suffix that changes with the known identifiers (keyed: it confirms no guess).
+
+    Stage results are cached per pipeline version, so a note detected
+    without known identifiers is detected again when they are given.
+    """
+    if not records:
+        return ""
+    body = json.dumps([r.to_dict() for r in records], sort_keys=True, ensure_ascii=False)
+    return "+known." + text_digest(key, study, body)[:12]
+
+
 def incoming_from_records(items: Iterable[Record | RecordError]) -> Iterable[IncomingNote]:
     for item in items:
         if isinstance(item, RecordError):
@@ -181,13 +214,18 @@ class FleetClient:
 
     # -- submission ------------------------------------------------------
     def submit_jsonl(
-        self, path: Path | str, study: str, config: PipelineConfig, on_stored: Callable[[str], None] | None = None
+        self,
+        path: Path | str,
+        study: str,
+        config: PipelineConfig,
+        on_stored: Callable[[str], None] | None = None,
+        known: KnownFile | None = None,
     ) -> SubmitResult:
         path = Path(path)
         if not path.exists():
             raise SubmitError(f"input file {path} does not exist")
         records = read_jsonl(path, max_note_chars=config.settings.limits.max_note_chars)
-        return self.submit(incoming_from_records(records), study, config, source="jsonl", on_stored=on_stored)
+        return self.submit(incoming_from_records(records), study, config, source="jsonl", on_stored=on_stored, known=known)
 
     def submit(
         self,
@@ -196,32 +234,40 @@ class FleetClient:
         config: PipelineConfig,
         source: str = "api",
         on_stored: Callable[[str], None] | None = None,
+        known: KnownFile | None = None,
     ) -> SubmitResult:
         """Store the batch, call ``on_stored(batch_id)``, then send its messages.
 
         The batch id is known before anything is sent, so a caller can name
         the batch even when the broker refuses it; the items stay pending in
-        the store, where the sweeper (or ``resume``) finds them.
+        the store, where the sweeper (or ``resume``) finds them.  ``known``
+        holds the patients' known identifiers, sealed with the batch; a note
+        whose patient's record was invalid fails here rather than be
+        detected without the floor the record gives.
         """
         check_study_name(study)
         first_stage = config.stages[0]
+        incoming = [_with_known_check(storable(n), known) for n in notes]
         with self.sessions.begin() as s:
             key = self._study_key(s, study)
             key_id = key.key_id
             if s.get(Configuration, config.digest) is None:
                 s.add(Configuration(digest=config.digest, body=config.body))
                 s.flush()
+            records = _known_records(known, incoming)
             batch = Batch(
                 id=uuid.uuid4().hex,
                 study_id=study,
                 key_id=key_id,
-                pipeline_version=config.version,
+                pipeline_version=config.version + _known_version(key, study, records),
                 config_digest=config.digest,
                 source=source[:50],
             )
             s.add(batch)
             s.flush()
-            incoming = [storable(n) for n in notes]
+            for record in records:
+                digest, sealed = seal_known(key, study, batch.id, record)
+                s.add(KnownRow(batch_id=batch.id, patient_digest=digest, sealed=sealed))
             existing = self._existing_notes(s, study, incoming)
             seen: dict[str, int] = {}
             pending: list[tuple[Item, int]] = []

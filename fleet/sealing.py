@@ -1,7 +1,8 @@
 """PHI at rest in the state store: AES-256-GCM under a per-study subkey.
 
-A note's text and its patient id are the only original text the store
-holds, and both are sealed before they reach a row.  The sealing key is the
+A note's text, its patient id and the patient's known identifiers are the
+only original text the store holds, and all are sealed before they reach a
+row.  The sealing key is the
 study key's HKDF subkey for :data:`Purpose.AT_REST` (never used for anything
 else); the dedupe digest is an HMAC under the :data:`Purpose.AT_REST_DIGEST`
 subkey, because a plain SHA-256 lets anyone holding a dump confirm a guessed
@@ -26,7 +27,8 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from deid_core.keys import Purpose, StudyKey, keyed_digest
 
 if TYPE_CHECKING:
-    from fleet.models import NoteRow
+    from deid_core.known import KnownPatient
+    from fleet.models import KnownRow, NoteRow
 
 VERSION = 1
 NONCE_BYTES = 12
@@ -36,6 +38,7 @@ _AD_LABEL = b"deid-sealed/1"
 #: What a sealed value is; part of the associated data, so columns cannot be swapped.
 NOTE_TEXT = "note-text"
 PATIENT_ID = "patient-id"
+KNOWN_IDENTIFIERS = "known-identifiers"
 
 
 class SealError(ValueError):
@@ -114,3 +117,30 @@ def note_patient_id(note: "NoteRow", key: StudyKey) -> str | None:
     if note.patient_sealed is None:
         return None
     return unseal(key, note.study_id, PATIENT_ID, note.text_digest, note.patient_sealed)
+
+
+def patient_digest(key: StudyKey, study: str, patient_id: str) -> str:
+    """Keyed digest of a patient id: finds a patient's known identifiers without storing the id."""
+    return text_digest(key, study, "patient\x00" + patient_id)
+
+
+def seal_known(key: StudyKey, study: str, batch_id: str, record: "KnownPatient") -> tuple[str, bytes]:
+    """``(patient digest, sealed record)`` for ``KnownRow``, bound to its batch and patient."""
+    import json
+
+    digest = patient_digest(key, study, record.patient_id)
+    body = json.dumps(record.to_dict(), ensure_ascii=False, sort_keys=True)
+    return digest, seal(key, study, KNOWN_IDENTIFIERS, f"{batch_id}:{digest}", body)
+
+
+def open_known(row: "KnownRow", key: StudyKey, study: str) -> "KnownPatient":
+    """The known identifiers of a ``KnownRow``; fails closed if the row was moved or tampered with."""
+    import json
+
+    from deid_core.known import known_from_dict
+
+    body = unseal(key, study, KNOWN_IDENTIFIERS, f"{row.batch_id}:{row.patient_digest}", row.sealed)
+    record = known_from_dict(json.loads(body), f"known identifiers of batch {row.batch_id}")
+    if patient_digest(key, study, record.patient_id) != row.patient_digest:
+        raise SealError(f"known identifiers of batch {row.batch_id}: the record does not match its patient digest")
+    return record

@@ -59,7 +59,7 @@ class ModelSpec(_Strict):
 
 
 class WarehouseSettings(_Strict):
-    """A source table of notes and a target table for de-identified ones."""
+    """A source table of notes, a target table for de-identified ones, and a known-identifier table."""
 
     source_url: str = ""
     source_table: str = "notes"
@@ -68,6 +68,11 @@ class WarehouseSettings(_Strict):
     patient_column: str | None = "patient_id"
     target_url: str = ""
     target_table: str = "deid_notes"
+    #: known identifiers, one value a row (patient, kind, value), read from the source database; none when unset
+    known_table: str | None = None
+    known_patient_column: str = "patient_id"
+    known_kind_column: str = "kind"
+    known_value_column: str = "value"
 
 
 class FleetSettings(_Strict):

@@ -40,7 +40,10 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from deid_core.anonymizer.engine import Anonymizer, Note
 from deid_core.keys import StudyKey
+from deid_core.known import KnownSet
 from deid_core.leaks import Leak, scan_output, summarize
+from deid_core.recognizers.base import NoteContext
+from deid_core.recognizers.known import KnownIdentifierRecognizer, known_wins
 from deid_core.records import unusable_character
 from deid_core.recognizers.pipeline import DetectConfig
 from deid_core.recognizers.plausibility import PlausibilityCheck, unite_with_rules
@@ -54,6 +57,7 @@ from fleet.models import (
     Configuration,
     Item,
     ItemStatus,
+    KnownRow,
     NoteRow,
     Output,
     SpanRow,
@@ -62,7 +66,7 @@ from fleet.models import (
     utcnow,
 )
 from fleet.pipeline import STAGE_ANONYMIZE, STAGE_DONE, STAGE_RESOLVE, STAGE_VERIFY, PipelineConfig, stage_kind
-from fleet.sealing import note_patient_id, note_plaintext
+from fleet.sealing import note_patient_id, note_plaintext, open_known, patient_digest
 from fleet.settings import ModelSpec
 from fleet.verifier import Verifier, default_verifier
 from tasks.detect import DetectNote, detect_isolated
@@ -240,6 +244,16 @@ def _join_score(config: PipelineConfig) -> float:
     return DetectConfig.from_mapping(config.settings.detect, base_dir=base).join_score
 
 
+def _known_recognizer(ctx: StageContext, s: Session, batch: Batch, notes: Sequence[PlainNote]) -> KnownIdentifierRecognizer | None:
+    """The known identifiers of these notes' patients, opened from their sealed rows (None when there are none)."""
+    if s.scalar(select(KnownRow.id).where(KnownRow.batch_id == batch.id).limit(1)) is None:
+        return None
+    key = load_checked(ctx.keystore, batch.study_id, batch.key_id)
+    digests = {patient_digest(key, batch.study_id, n.patient_id) for n in notes if n.patient_id is not None}
+    rows = s.scalars(select(KnownRow).where(KnownRow.batch_id == batch.id, KnownRow.patient_digest.in_(sorted(digests)))).all()
+    return KnownIdentifierRecognizer(KnownSet.of(open_known(r, key, batch.study_id) for r in rows))
+
+
 def _resolve(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[PlainNote]):
     ids = [n.id for n in notes]
     by_kind = {k: spans_by_note(s, ids, [k], batch.pipeline_version) for k in config.recognizers}
@@ -250,6 +264,10 @@ def _resolve(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig
             check = _plausibility(_join_score(config))
         except Exception as exc:  # a configuration that cannot be read fails every note, with why
             return {n.id: exc for n in notes}, "deid_core.resolution", ""
+    try:
+        known = _known_recognizer(ctx, s, batch, notes)
+    except Exception as exc:  # known identifiers that do not open fail their batch's notes, never skip the floor
+        return {n.id: exc for n in notes}, "deid_core.resolution", "known identifiers unavailable"
     results: dict[int, _Ok | BaseException] = {}
     for n in notes:
         try:
@@ -258,6 +276,9 @@ def _resolve(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig
             else:
                 united = [sp for k in config.recognizers for sp in by_kind[k][n.id]]
             merged = merge_adjacent(resolve(united), n.text)
+            if known is not None:  # known identifiers win last, as in `deid detect --known`
+                found = known.analyze(n.text, context=NoteContext(n.external_id, n.patient_id))
+                merged = known_wins(n.text, merged, found, known.lexicon)
             results[n.id] = _Ok(_span_rows(n.id, RESOLVED, batch.pipeline_version, merged))
         except Exception as exc:
             results[n.id] = exc

@@ -1,4 +1,4 @@
-"""Notes in from a warehouse table, de-identified notes and span metadata back out.
+"""Notes (and the patients' known identifiers) in from warehouse tables, de-identified notes and span metadata back out.
 
 Which database, table and columns is configuration (:class:`WarehouseSettings`),
 so a site points the fleet at its own schema without code.  Reading yields the
@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from sqlalchemy import Boolean, Column, MetaData, String, Table, Text, UniqueConstraint, create_engine, delete, select, tuple_
 from sqlalchemy.engine import Engine
 
+from deid_core.known import KNOWN_FIELDS, KnownError, KnownFile, KnownRecordError, KnownSet, known_from_dict
 from fleet.producer import FleetClient, IncomingNote
 from fleet.settings import WarehouseSettings
 
@@ -64,6 +65,49 @@ def read_source(settings: WarehouseSettings, batch_rows: int = 1000) -> Iterator
                     yield IncomingNote(line, rid, text, patient)
     finally:
         engine.dispose()
+
+
+def read_known_source(settings: WarehouseSettings) -> KnownFile | None:
+    """The known-identifier table, one value a row, joined to the notes by patient id (None when none is mapped).
+
+    ``kind`` names a field of the record (``names``, ``ids``, ``dates``...).
+    A row that cannot be used is an error naming the row, and that
+    patient's notes fail rather than lose the floor; values never appear in
+    a message.
+    """
+    if not settings.known_table:
+        return None
+    engine = _engine(settings.source_url, "source_url")
+    try:
+        schema, name = _split(settings.known_table)
+        table = Table(name, MetaData(), schema=schema, autoload_with=engine)
+        wanted = [settings.known_patient_column, settings.known_kind_column, settings.known_value_column]
+        missing = [c for c in wanted if c not in table.c]
+        if missing:
+            raise WarehouseError(f"table {settings.known_table} has no column(s) {', '.join(missing)}")
+        values: dict[str, dict[str, list[str]]] = {}
+        errors: list[KnownRecordError] = []
+        with engine.connect() as conn:
+            result = conn.execute(select(*(table.c[c] for c in wanted)).order_by(table.c[settings.known_patient_column]))
+            for line, (patient, kind, value) in enumerate(result, start=1):
+                pid = None if patient is None else str(patient)
+                if pid is None:
+                    errors.append(KnownRecordError(line, None, f"row {line}: {settings.known_patient_column} is null"))
+                elif kind not in KNOWN_FIELDS:
+                    errors.append(KnownRecordError(line, pid, f"row {line} (patient {pid!r}): unknown kind (known: {', '.join(KNOWN_FIELDS)})"))
+                elif not isinstance(value, str):
+                    errors.append(KnownRecordError(line, pid, f"row {line} (patient {pid!r}): {settings.known_value_column} is not text"))
+                else:
+                    values.setdefault(pid, {}).setdefault(kind, []).append(value)
+    finally:
+        engine.dispose()
+    records = []
+    for pid, fields in values.items():
+        try:
+            records.append(known_from_dict({"patient_id": pid, **fields}, f"patient {pid!r} in {settings.known_table}"))
+        except KnownError as exc:
+            errors.append(KnownRecordError(0, pid, str(exc)))
+    return KnownFile(KnownSet.of(records), tuple(errors))
 
 
 def target_table(settings: WarehouseSettings) -> Table:

@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 
 from deid_core.cli.common import CliError, fail, key_from
+from deid_core.cli.known_input import add_known_argument, read_known_reported
+from deid_core.known import KnownError
 from deid_core.recognizers.pipeline import DetectConfigError
 from fleet.cli.common import add_pipeline_arguments, pipeline_from
 from fleet.settings import FleetConfigError, load_fleet_settings
@@ -30,6 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--state", type=Path, default=None, help="SQLite state file: a re-run skips what is done (default: in memory)")
     p.add_argument("--chunk-size", type=int, default=8, help="notes per stage call")
     p.add_argument("--fleet-config", type=Path, default=None, help="fleet TOML, for [fleet.models] and defaults")
+    add_known_argument(p)
     add_pipeline_arguments(p)
     p.set_defaults(func=run)
 
@@ -53,12 +56,14 @@ def run(args: argparse.Namespace) -> int:
             if notice:
                 print(f"deid run: {notice}", file=sys.stderr)
         pipeline = pipeline_from(args, settings)
-    except (CliError, DetectConfigError) as exc:
+        known = read_known_reported(args.known, "run")
+    except (CliError, DetectConfigError, KnownError) as exc:
         return fail("run", str(exc))
     from fleet.embedded import run_embedded
 
     result = run_embedded(
-        args.inp, args.out, key, pipeline, state=args.state, errors=args.errors, chunk_size=args.chunk_size, models=settings.models
+        args.inp, args.out, key, pipeline, state=args.state, errors=args.errors, chunk_size=args.chunk_size, models=settings.models,
+        known=known,
     )
     for f in result.failures:
         print(f"deid run: {args.inp}: line {f.line}: record {f.record_id!r}: {f.error_class}: {f.error}", file=sys.stderr)

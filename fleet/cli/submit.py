@@ -5,7 +5,9 @@ it, as soon as the batch is stored and before anything is sent: a broker
 that refuses the messages still leaves a batch with a name.  ``--wait``
 shows a progress bar on stderr and gives up after ``--timeout`` seconds.
 ``--resume BATCH`` re-sends a batch's pending items at their current stage;
-``--from-warehouse`` reads the configured source table instead of a file.
+``--from-warehouse`` reads the configured source table instead of a file,
+and the known-identifier table when one is mapped.  ``--known FILE`` gives
+the patients' known identifiers (``docs/known.md``), sealed with the batch.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import time
 from pathlib import Path
 
 from deid_core.cli.common import CliError, fail
+from deid_core.cli.known_input import add_known_argument, read_known_reported
 from fleet.cli.common import add_fleet_arguments, add_pipeline_arguments, export_environment, fleet_settings_from, pipeline_from
 
 
@@ -28,6 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--study", help="study whose key the workers use (key file <key_dir>/<study>.key.json)")
     p.add_argument("--wait", action="store_true", help="wait until every note is done or failed")
     p.add_argument("--timeout", type=float, default=None, help="with --wait: give up after this many seconds (exit 3)")
+    add_known_argument(p)
     add_pipeline_arguments(p)
     add_fleet_arguments(p)
     p.set_defaults(func=run)
@@ -44,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         if args.timeout is not None and args.timeout <= 0:
             raise CliError("--timeout must be a positive number of seconds")
         pipeline = pipeline_from(args, settings) if args.resume is None else None
+        known = read_known_reported(args.known, "submit")
 
         def announce(batch_id: str) -> None:
             print(batch_id, flush=True)
@@ -55,14 +60,16 @@ def run(args: argparse.Namespace) -> int:
                     sent = client.resume(batch_id)
                     print(f"re-sent {sent} messages for batch {batch_id}", file=sys.stderr)
                 elif args.from_warehouse:
-                    from fleet.warehouse import read_source
+                    from fleet.warehouse import read_known_source, read_source
 
+                    if known is None:
+                        known = read_known_source(settings.warehouse)
                     result = client.submit(
-                        read_source(settings.warehouse), args.study, pipeline, source="warehouse", on_stored=announce
+                        read_source(settings.warehouse), args.study, pipeline, source="warehouse", on_stored=announce, known=known
                     )
                     batch_id = result.batch_id
                 else:
-                    result = client.submit_jsonl(args.inp, args.study, pipeline, on_stored=announce)
+                    result = client.submit_jsonl(args.inp, args.study, pipeline, on_stored=announce, known=known)
                     batch_id = result.batch_id
                 if args.resume is None:
                     print(

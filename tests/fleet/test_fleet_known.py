@@ -1,0 +1,140 @@
+"""Known identifiers in the fleet: they reach detection, stay sealed, and leave with their batch.
+
+The real fleet test runs one CPU worker on the real Redis and Postgres,
+submits synthetic notes with their patients' records, and then searches
+the whole Postgres schema, every Redis key and value, the worker's log, the
+producer's log records and the export folder for every known value.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+from sqlalchemy import delete, func, select
+from test_fleet_custody import _dump_schema, _standing_alone
+
+from deid_core.cli.main import main
+from deid_core.known import KnownFile, KnownPatient, KnownSet, read_known
+from deid_core.synth.generator import generate_notes_and_patients
+from deid_core.synth.known import known_records
+from fleet.embedded import InlineDispatcher
+from fleet.harness import redis_values
+from fleet.pipeline import PipelineConfig
+from fleet.producer import IncomingNote, connect
+
+STUDY = "fleet-test"
+RULES = PipelineConfig.load(None, ("rules",), 0.5)
+WAIT = 120
+
+
+def _write(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_run_known_masks_a_lowercase_common_word_surname_only_the_record_names(tmp_path):
+    text = "pt seen w daughter. young, maria c/o cough; sister rose young at bedside. f/u 2 wks"
+    notes = _write(tmp_path / "notes.jsonl", [{"id": "n1", "patient_id": "P7", "text": text}])
+    known = _write(tmp_path / "known.jsonl", [KnownPatient("P7", names=("Maria Young",), relatives=("Rose Young",)).to_dict()])
+    key = tmp_path / "k.key"
+    assert main(["keygen", "--study", "s", "--out", str(key)]) == 0
+    plain, with_known = tmp_path / "plain.jsonl", tmp_path / "known_out.jsonl"
+    assert main(["run", "--in", str(notes), "--out", str(plain), "--key-file", str(key)]) == 0
+    assert main(["run", "--in", str(notes), "--out", str(with_known), "--key-file", str(key), "--known", str(known)]) == 0
+    before = json.loads(plain.read_text())["text"]
+    after = json.loads(with_known.read_text())["text"]
+    assert "young, maria" in before  # the rules alone leave it
+    assert "young" not in after and "maria" not in after and "c/o cough" in after
+
+
+def test_run_known_fails_only_the_notes_of_a_patient_whose_record_is_bad(tmp_path, capsys):
+    notes = _write(
+        tmp_path / "notes.jsonl",
+        [{"id": "a", "patient_id": "P1", "text": "seen today"}, {"id": "b", "patient_id": "P2", "text": "seen today"}],
+    )
+    known = _write(tmp_path / "known.jsonl", [{"patient_id": "P1", "names": ["Ada Byron"]}, {"patient_id": "P2", "phones": [5]}])
+    key = tmp_path / "k.key"
+    assert main(["keygen", "--study", "s", "--out", str(key)]) == 0
+    out = tmp_path / "out.jsonl"
+    assert main(["run", "--in", str(notes), "--out", str(out), "--key-file", str(key), "--known", str(known)]) == 1
+    assert [json.loads(x)["id"] for x in out.read_text().splitlines()] == ["a"]
+    err = capsys.readouterr().err
+    assert "line 2" in err and "'P2'" in err and "KnownRecordInvalid" in err
+
+
+@pytest.fixture(scope="module")
+def worker(fleet_env):
+    w = fleet_env.worker("cpu", name="known").start()
+    try:
+        w.wait_ready(90)
+        yield w
+    finally:
+        w.stop()
+
+
+def _known_values(records: list[KnownPatient]) -> list[str]:
+    """Every value of every record, whole, as the warehouse writes it."""
+    fields = ("names", "relatives", "staff", "ids", "dates", "phones", "emails", "addresses")
+    return sorted({v for r in records for f in fields for v in getattr(r, f) if len(v) >= 4})
+
+
+def test_after_a_fleet_batch_with_known_identifiers_none_rests_in_plaintext_and_they_go_with_their_batch(
+    fleet_env, worker, tmp_path, caplog
+):
+    from fleet.models import AuditEntry, Batch, Item, KnownRow
+
+    caplog.set_level(logging.DEBUG)
+    notes, patients = generate_notes_and_patients(10, seed=41)
+    records = known_records(patients, 41)
+    corpus = _write(tmp_path / "notes.jsonl", [{"id": n.id, "patient_id": n.patient_id, "text": n.text} for n in notes])
+    known_path = tmp_path / "known.jsonl"
+    _write(known_path, [r.to_dict() for r in records])
+    out_dir = tmp_path / "export"
+    out_dir.mkdir()
+    with connect(fleet_env.settings) as client:
+        submitted = client.submit_jsonl(corpus, STUDY, RULES, known=read_known(known_path))
+        st = client.wait(submitted.batch_id, timeout=WAIT)
+        assert st.complete and st.done == 10, st
+        client.export(submitted.batch_id, out_dir / "out.jsonl")
+        with client.sessions() as s:
+            stored = s.scalar(select(func.count()).select_from(KnownRow).where(KnownRow.batch_id == submitted.batch_id))
+            batch = s.get(Batch, submitted.batch_id)
+            assert "+known." in batch.pipeline_version
+        assert stored == len({n.patient_id for n in notes})
+
+        values = _known_values(records)
+        assert len(values) > 30
+        places = {
+            "database": _dump_schema(fleet_env.env["DEID_DATABASE_URL"], fleet_env.env["DEID_DATABASE_SCHEMA"]),
+            "broker": redis_values(fleet_env.env["DEID_BROKER_URL"]),
+            "worker log": [worker.log_text().encode()],
+            "producer log": [caplog.text.encode()],
+            "export folder": [p.read_bytes() for p in out_dir.rglob("*") if p.is_file()],
+        }
+        assert b"succeeded" in places["worker log"][0]
+        for where, blobs in places.items():
+            blob = b"\n".join(blobs)
+            for value in values:
+                assert not _standing_alone(value).search(blob), f"a known value in the {where}"
+
+        with client.sessions.begin() as s:  # a batch's known identifiers go when the batch goes
+            s.execute(delete(Item).where(Item.batch_id == submitted.batch_id))
+            s.execute(delete(AuditEntry).where(AuditEntry.batch_id == submitted.batch_id))
+            s.execute(delete(Batch).where(Batch.id == submitted.batch_id))
+        with client.sessions() as s:
+            assert s.scalar(select(func.count()).select_from(KnownRow)) == 0
+
+
+def test_known_identifiers_are_kept_only_for_the_patients_of_the_batch(fleet_env):
+    from fleet.models import KnownRow
+
+    known = KnownFile(KnownSet.of([KnownPatient("P1", names=("Ada Byron",)), KnownPatient("P9", names=("Alan Turing",))]), ())
+    with connect(fleet_env.settings, dispatch=False) as client:
+        client.dispatcher = InlineDispatcher()  # held here, never run: only what was stored matters
+        result = client.submit([IncomingNote(1, "n1", "Ada Byron seen", "P1")], STUDY, RULES, known=known)
+        with client.sessions() as s:
+            rows = s.scalars(select(KnownRow).where(KnownRow.batch_id == result.batch_id)).all()
+    assert len(rows) == 1
