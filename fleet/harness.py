@@ -179,12 +179,14 @@ class ScratchFleet:
         self.settings = base.with_overrides(
             database_schema=schema, queue_prefix=f"{self.run_id}.", key_dir=str(keys), pipeline_config=None
         )
+        # Tasks here take seconds: a short time limit, and every timeout derived from it as in production.
         self.env = {
             **self.settings.worker_environment(),
             "DEID_FLEET_CONFIG": "",
-            "DEID_TASK_TIME_LIMIT": os.environ.get("DEID_TASK_TIME_LIMIT", "8"),
-            "DEID_VISIBILITY_TIMEOUT": os.environ.get("DEID_VISIBILITY_TIMEOUT", "10"),
+            "DEID_TASK_TIME_LIMIT": os.environ.get("DEID_TASK_TIME_LIMIT", "10"),
         }
+        if os.environ.get("DEID_VISIBILITY_TIMEOUT"):
+            self.env["DEID_VISIBILITY_TIMEOUT"] = os.environ["DEID_VISIBILITY_TIMEOUT"]
 
     def __enter__(self) -> "ScratchFleet":
         from fleet.db import migrate
@@ -195,8 +197,10 @@ class ScratchFleet:
         migrate(self.settings.database_url, self.settings.database_schema)
         return self
 
-    def worker(self, queues: str = "cpu", concurrency: int = 1, name: str | None = None) -> WorkerProcess:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("DEID_")} | self.env
+    def worker(
+        self, queues: str = "cpu", concurrency: int = 1, name: str | None = None, extra_env: dict[str, str] | None = None
+    ) -> WorkerProcess:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DEID_")} | self.env | (extra_env or {})
         w = WorkerProcess(
             queues,
             env,
