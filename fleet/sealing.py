@@ -129,7 +129,7 @@ def seal_known(key: StudyKey, study: str, batch_id: str, record: "KnownPatient")
     import json
 
     digest = patient_digest(key, study, record.patient_id)
-    body = json.dumps(record.to_dict(), ensure_ascii=False, sort_keys=True)
+    body = json.dumps(record.to_dict(), sort_keys=True)  # ASCII escapes: any string a record holds can be sealed
     return digest, seal(key, study, KNOWN_IDENTIFIERS, f"{batch_id}:{digest}", body)
 
 

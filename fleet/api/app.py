@@ -45,6 +45,7 @@ from fleet.keystore import KeyStoreError
 from fleet.logsafe import withhold_exception_details
 from fleet.models import Batch, Item, ItemStatus, Output, ReviewState, ReviewStatus, TenantStudy, VerifierScore
 from fleet.pipeline import PipelineConfig
+from deid_core.known import KnownFile, KnownSet, known_from_dict
 from fleet.producer import FleetClient, IncomingNote, SubmitError
 
 log = logging.getLogger(__name__)
@@ -273,9 +274,12 @@ def create_app(services: ApiServices) -> FastAPI:
         with services.sessions() as s:
             if body.study not in tenant_studies(s, who.tenant):
                 raise HTTPException(404, f"no study {body.study!r} for this token")
+        known, problems = _known_of(body)
+        if problems:
+            return _error(422, _describe(problems), problems)  # type: ignore[return-value]
         incoming = [IncomingNote(i + 1, n.id, n.text, n.patient_id) for i, n in enumerate(body.notes)]
         try:
-            result = services.client.submit(incoming, body.study, services.pipeline, source="http")
+            result = services.client.submit(incoming, body.study, services.pipeline, source="http", known=known)
         except KeyStoreError:
             # the key store's message may name server paths; say only what the caller can act on
             raise HTTPException(422, f"study {body.study!r} has no usable key on this server") from None
@@ -289,6 +293,20 @@ def create_app(services: ApiServices) -> FastAPI:
             submitted=result.submitted,
             notes=[{"id": rid, "note": iid} for rid, iid in rows],
         )
+
+    def _known_of(body: SubmitRequest) -> tuple[KnownFile | None, list[dict]]:
+        """The request's known identifiers (per batch and per note), or the records that lack a patient id."""
+        given = [(None, None, f"known.{i}.patient_id", k, k.patient_id) for i, k in enumerate(body.known or [])]
+        given += [(i, n.id, "known.patient_id", n.known, n.known.patient_id or n.patient_id) for i, n in enumerate(body.notes) if n.known]
+        if not given:
+            return None, []
+        problems = [
+            {"record": i, "id": rid, "field": field, "message": "known identifiers need a patient id (their own or their note's)"}
+            for i, rid, field, _, pid in given
+            if not pid
+        ]
+        records = [known_from_dict({**k.model_dump(exclude={"patient_id"}), "patient_id": pid}) for *_, k, pid in given if pid]
+        return KnownFile(KnownSet.of(records), ()), problems
 
     def tenant_batch(s: Session, who: Principal, batch_id: str) -> Batch:
         batch = s.scalar(

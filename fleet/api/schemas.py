@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from deid_core.known import MAX_VALUE_CHARS, MAX_VALUES
 from deid_core.records import unusable_character
 from deid_core.spans import Category
 
@@ -19,10 +20,34 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+_KnownValues = list[Annotated[str, Field(max_length=MAX_VALUE_CHARS)]]
+
+
+class KnownIn(_Body):
+    """A patient's known identifiers (docs/known.md); every field optional.
+
+    Values are only ever searched for, never written out, so any string is
+    accepted (one no note can hold simply matches nothing).
+    """
+
+    patient_id: str | None = Field(
+        default=None, max_length=500, description="Whose record this is; on a note, the note's patient id is the default."
+    )
+    names: _KnownValues = Field(default_factory=list, max_length=MAX_VALUES)
+    relatives: _KnownValues = Field(default_factory=list, max_length=MAX_VALUES)
+    staff: _KnownValues = Field(default_factory=list, max_length=MAX_VALUES)
+    ids: _KnownValues = Field(default_factory=list, max_length=MAX_VALUES)
+    dates: _KnownValues = Field(default_factory=list, max_length=MAX_VALUES)
+    phones: _KnownValues = Field(default_factory=list, max_length=MAX_VALUES)
+    emails: _KnownValues = Field(default_factory=list, max_length=MAX_VALUES)
+    addresses: _KnownValues = Field(default_factory=list, max_length=MAX_VALUES)
+
+
 class NoteIn(_Body):
     id: str = Field(min_length=1, max_length=500, description="The caller's id of the note, unique in the request.")
     patient_id: str | None = Field(default=None, max_length=500, description="Needed when the note has dates to shift.")
     text: str = Field(min_length=1, description="The original note text.")
+    known: KnownIn | None = Field(default=None, description="The known identifiers of this note's patient (needs patient_id).")
 
     @field_validator("id", "patient_id", "text", mode="before")
     @classmethod
@@ -38,6 +63,7 @@ class NoteIn(_Body):
 class SubmitRequest(_Body):
     study: str = Field(pattern=STUDY_PATTERN, description="A study granted to the caller's tenant.")
     notes: list[NoteIn] = Field(min_length=1, description="One or many notes.")
+    known: list[KnownIn] | None = Field(default=None, description="Known identifiers per patient of the batch (each with patient_id).")
 
 
 class SubmittedNote(BaseModel):
