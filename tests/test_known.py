@@ -278,3 +278,16 @@ def test_ordinary_words_a_rule_put_before_a_known_name_are_left_out_but_a_middle
              Span(32, 37, Category.PATIENT, 1.0, "known/name")]
     got = {text[s.start : s.end] for s in known_wins(text, rules, known)}
     assert "Nguyen" in got and "Maria Rose Lopez" in got
+
+
+def test_a_known_name_gets_one_surrogate_in_every_form_found_only_through_the_list(study_key):
+    from deid_core.anonymizer.engine import Anonymizer, Note
+
+    text = "Patient: Maria Quintero seen.\nf/u: quintero, maria c/o cough; QUINTERO's daughter called. Spoke w/ maria."
+    detector = build_mix(DetectConfig(mix=("rules",)))
+    detector.known = KnownIdentifierRecognizer(KnownSet.of([KnownPatient("P1", names=("Maria Quintero",))]))
+    spans = detector.detect_batch([BatchNote("n1", text, "P1")])[0]
+    out = Anonymizer(study_key).anonymize(Note("n1", text, "P1", tuple(spans))).text
+    assert "quintero" not in out.lower() and "maria" not in out.lower()
+    first, last = out.split("Patient: ")[1].split(" seen")[0].split(" ")
+    assert f"{last.lower()}, {first.lower()}" in out and f"{last.upper()}'s daughter" in out and f"w/ {first.lower()}." in out
