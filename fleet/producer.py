@@ -29,7 +29,7 @@ from typing import Protocol
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from deid_core.records import KeepPrevious, Record, RecordError, atomic_writer, dump, optional_str, read_jsonl, unusable_character
+from deid_core.records import KeepPrevious, Record, RecordError, atomic_writer, dump, optional_str, read_jsonl, too_long, unusable_character
 from deid_core.anonymizer.engine import Anonymizer
 from deid_core.keys import StudyKey
 from deid_core.known import KnownFile, KnownPatient
@@ -182,6 +182,12 @@ def storable(note: IncomingNote) -> IncomingNote:
     return note
 
 
+def within_limit(note: IncomingNote, max_note_chars: int) -> IncomingNote:
+    """``note``, or its rejection when its text is over ``limits.max_note_chars``, from whichever source."""
+    problem = too_long(note.text, max_note_chars) if note.error_class is None and note.text is not None else None
+    return note if problem is None else IncomingNote(note.line, note.record_id, error_class="NoteTooLong", error=problem)
+
+
 def _printable(value: str | None) -> str | None:
     if value is None or unusable_character(value) is None:
         return value
@@ -224,8 +230,7 @@ class FleetClient:
         path = Path(path)
         if not path.exists():
             raise SubmitError(f"input file {path} does not exist")
-        records = read_jsonl(path, max_note_chars=config.settings.limits.max_note_chars)
-        return self.submit(incoming_from_records(records), study, config, source="jsonl", on_stored=on_stored, known=known)
+        return self.submit(incoming_from_records(read_jsonl(path)), study, config, source="jsonl", on_stored=on_stored, known=known)
 
     def submit(
         self,
@@ -247,7 +252,8 @@ class FleetClient:
         """
         check_study_name(study)
         first_stage = config.stages[0]
-        incoming = [_with_known_check(storable(n), known) for n in notes]
+        limit = config.settings.limits.max_note_chars
+        incoming = [_with_known_check(within_limit(storable(n), limit), known) for n in notes]
         with self.sessions.begin() as s:
             key = self._study_key(s, study)
             key_id = key.key_id

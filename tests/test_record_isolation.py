@@ -187,5 +187,5 @@ def test_run_fails_a_note_over_the_size_limit_and_writes_the_others(tmp_path, ke
     out = tmp_path / "out.jsonl"
     capsys.readouterr()
     assert _run(inp, out, key_file, "--config", str(cfg)) == 1
-    assert "line 1: record 'huge': MalformedRecord: 'text' has 100 characters, over the limit of 50" in capsys.readouterr().err
+    assert "line 1: record 'huge': NoteTooLong: 'text' has 100 characters, over the limit of 50" in capsys.readouterr().err
     assert [json.loads(l)["id"] for l in out.read_text().splitlines()] == ["small"]
