@@ -1241,6 +1241,9 @@ class FacilityRecognizer(RuleRecognizer):
                 if low in _FAC_TRIM or (lex.is_stop(low) and low not in _GENERIC_FACILITY_WORDS) or (len(w) == 1 and w.isascii()):
                     keep += 1
                     continue
+                if lex.is_clinical(low) and low not in _GENERIC_FACILITY_WORDS:
+                    keep += 1  # "CK AM LABS", "HR. GI": a clinical abbreviation before a type word is no name
+                    continue
                 if low.endswith("ed") and lex.is_common_word(low, strict=True) and not lex.is_name(low):
                     keep += 1  # "Recommended Home Care": a verb before the name
                     continue
@@ -1250,6 +1253,10 @@ class FacilityRecognizer(RuleRecognizer):
             remaining = [w.group(0).rstrip(".,").lower() for w in words[keep:]]
             if all(w in _GENERIC_FACILITY_WORDS or w in ("of", "the", "and", "&") for w in remaining):
                 continue
+            if caps_line_at(text, m.start()) and all(
+                w in ("of", "the", "and", "&", "for") or (lex.is_common_word(w, strict=True) and not lex.is_name(w)) for w in remaining
+            ):
+                continue  # "CASE MANAGEMENT FOR REHAB": in capitals, ordinary words before a type are no facility's name
             if m.group("type").split()[-1].lower() in _WEAK_FAC_TYPES:
                 proper = [w for w in remaining if w not in ("of", "the", "and", "&", "for")]
                 if all(_ADJECTIVE_END.search(w) or w in _GENERIC_FACILITY_WORDS for w in proper) or (
@@ -1324,14 +1331,14 @@ class FacilityRecognizer(RuleRecognizer):
             return m.end(1)
         return 0
 
-    @staticmethod
-    def _acronyms(text: str) -> list[Span]:
+    def _acronyms(self, text: str) -> list[Span]:
         """``presented to HRMC``, ``To: LNRC``: a short form where a facility is expected."""
         out = []
+        lex = self.resources.lexicon
         for m in _ACRONYM.finditer(text):
             acr = m.group("acr")
-            if acr in _CLINICAL_ACRONYMS or len(acr) > 6:
-                continue
+            if acr in _CLINICAL_ACRONYMS or len(acr) > 6 or lex.is_common_word(acr):
+                continue  # "TRANSFER TO FLOOR", "AT HOME", "TO MICU" are words, not short forms
             line_start = text.rfind("\n", 0, m.start()) + 1
             before = text[max(line_start, m.start() - 50) : m.start()]
             if not re.search(r"\b(?:to|from|at|in)[ \t]*:?[ \t]+(?:the[ \t]+)?$", before, re.IGNORECASE):

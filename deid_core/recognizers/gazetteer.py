@@ -46,6 +46,16 @@ from deid_core.recognizers.lexicon import (
 from deid_core.spans import Category, Span, UnknownCategoryError
 
 
+#: what makes a listed short form that is also a clinical abbreviation a facility: a store word or
+#: number after it, or a preposition of place before it
+_FACILITY_AFTER = re.compile(r"[ \t]*(?:pharmacy|pharmacies|store|#[ \t]*\d|on[ \t]+[A-Z0-9]|in[ \t]+[A-Z])", re.IGNORECASE)
+_FACILITY_BEFORE = re.compile(r"\b(?:at|from|to|via|@)[ \t]+(?:the[ \t]+)?$", re.IGNORECASE)
+
+
+def _facility_shape(text: str, start: int, end: int) -> bool:
+    return bool(_FACILITY_AFTER.match(text, end) or _FACILITY_BEFORE.search(text[max(0, start - 12) : start]))
+
+
 class GazetteerError(ValueError):
     """A gazetteer directory or list that cannot be used."""
 
@@ -370,6 +380,8 @@ class GazetteerRecognizer(RuleRecognizer):
             surface = text[hit.start : hit.end]
             site = [k for k in hit.kinds if k.startswith(SITE_KIND_PREFIX)]
             if (site or "hospital" in hit.kinds) and self._case_ok(surface, hit.entries):
+                if self.lexicon.is_clinical(surface) and not _facility_shape(text, hit.start, hit.end):
+                    continue  # "CVS STABLE" is the cardiovascular system; "CVS Pharmacy", "at CVS" a store
                 for k in site:
                     out.append(Span(hit.start, hit.end, Category.parse(k[len(SITE_KIND_PREFIX) :]), 0.85, "gazetteer/site"))
                 if "hospital" in hit.kinds:

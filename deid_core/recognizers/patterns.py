@@ -368,6 +368,8 @@ _MD_CUE_BEFORE = re.compile(
 )
 #: denominators of scores and counts that a yearless m/d shares: MMSE 8/30, 3/24 hours, 7/20
 _SCORE_DENOMINATORS = frozenset({15, 16, 20, 24, 25, 30})
+#: "echo 8/87": a month and a two-digit year that cannot be a day, after the same cues as a month/day
+_MY = re.compile(r"(?<![\w/.:+-])(?P<a>1[0-2]|0?[1-9])/(?P<y>3[2-9]|[4-9]\d)(?![\w/+]|\.\d|:\d)")
 _MD_CHAIN_BEFORE = re.compile(r"(?:,|\band\b|\bor\b|&|-|\bto\b|\bthrough\b|\bthru\b|\bvs\.?)[ \t]*$", _I)
 _MD_LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:[-*•>][ \t]*)?$")
 #: words after which a bare m/d is a date: events, tests and procedures, note titles
@@ -377,7 +379,9 @@ _MD_EVENT_BEFORE = re.compile(
     r"ekg|ecg|eeg|emg|egd|ercp|us|ultrasound|doppler|labs?|cultures?|bcx|ucx|cvl|picc|cath|bronch|bronchoscopy|lp|biopsy|"
     r"surgery|op|or|procedure|scan|study|imaging|film|films|vaccine|shot|infusion|transfusion|dialysis|hd|cycle|dose|"
     r"mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"clinic|home|here|mbss?|vfss|fees|aspirate|aspiration|swab|specimens?|tap|paracentesis|thoracentesis|inr|pt/inr|bmp|cmp|cbc)"
+    r"clinic|home|here|mbss?|vfss|fees|aspirate|aspiration|swab|specimens?|tap|paracentesis|thoracentesis|inr|pt/inr|bmp|cmp|cbc|"
+    # nursing notes: "LBM 11/5", "as of today 4/16", "to micu 10/12"
+    r"l?bm|today|yesterday|tomorrow|tonight|icu|micu|sicu|ccu|csru|cvicu|nicu|picu|pacu|ed|er|osh|floor|rehab|hospital|extubation|intubation)"
     r"[ \t]*[:#~-]?[ \t]*$"
     # "last drink 3/9", "next clinic 4/8": a last or next event
     r"|\b(?:last|next|first|prior|previous|latest|most[ \t]+recent)[ \t]+"
@@ -473,6 +477,14 @@ class DateRecognizer(PatternRecognizer):
             if self._md_ok(text, m, last):
                 spans.append(Span(m.start(), m.end(), Category.DATE, score=0.75, source="date/month_day_numeric"))
                 prev_end = m.end()
+        for m in _MY.finditer(text):
+            if any(covered[m.start() : m.end()]):
+                continue
+            before = _clause_before(text, m.start())
+            if _MD_TRAP_BEFORE.search(before[-24:]) or _MD_TRAP_AFTER.match(_after(text, m.end())):
+                continue
+            if _MD_CUE_BEFORE.search(before) or _MD_EVENT_BEFORE.search(before):
+                spans.append(Span(m.start(), m.end(), Category.DATE, score=0.75, source="date/month_year_numeric"))
         return spans
 
 
@@ -555,9 +567,10 @@ _AGE_RULES: tuple[PatternRule, ...] = (
     PatternRule(
         "decade",
         Category.AGE,
-        re.compile(r"\bin[ \t]+(?:his|her|their|the)[ \t]+(?:(?:early|mid|late)[ \t-]*)?(?P<v>[1-9]0'?s)\b", _I),
+        re.compile(r"\bin[ \t]+(?P<det>his|her|their|the)[ \t]+(?:(?:early|mid|late)[ \t-]*)?(?P<v>[1-9]0'?s)\b", _I),
         score=0.8,
         group="v",
+        accept=lambda text, m: m.group("det").lower() != "the" or not _VITAL_BEFORE.search(_clause_before(text, m.start())),
     ),
     PatternRule(
         "age_sex",
@@ -573,6 +586,12 @@ _AGE_RULES: tuple[PatternRule, ...] = (
 )
 
 
+#: "bp in the 90s", "sats in the 80s": a decade after a vital sign or a lab is its value, not an age
+_VITAL_BEFORE = re.compile(
+    r"\b(?:bp|b/p|sbp|dbp|map|hr|rr|pulse|heart[ \t]+rate|resp(?:irations)?|sats?|spo2|o2|temps?|temperature|tmax|pressures?"
+    r"|glucose|fs|fsbs|bg|sugars?|cvp|pap|uo|urine|k|na|hct|hgb|plt|platelets|inr|ptt|pco2|po2|ph)\b",
+    _I,
+)
 _NUMBER_WORD = (
     r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[ \t-](?:one|two|three|four|five|six|seven|eight|nine))?"
     r"|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen"
@@ -859,6 +878,14 @@ _PHONE_RULES = _PHONE_RULES + (
         score=0.75,
         accept=_spaced_trunk_ok,
     ),
+    # "212- 476- 8356", "410 / 202 6694": a US number typed with loose separators, spaces around them
+    PatternRule(
+        "nanp_spaced",
+        Category.PHONE,
+        re.compile(r"(?<![\w.+/-])\(?[2-9]\d{2}\)?(?:[ \t]*[-./][ \t]+|[ \t]+[-./][ \t]*)[2-9]\d{2}[ \t]*[-./]?[ \t]*\d{4}(?![\w/-]|[.,]\d)"),
+        score=0.8,
+        accept=_not_id_labelled,
+    ),
     # "call after rounds x4-5521": an internal extension with its exchange digit
     PatternRule(
         "extension_dashed",
@@ -922,8 +949,16 @@ _ID_VALUE = (
 _MEASURE_AFTER = re.compile(r"[ \t]*(?:cm|mm|m|kg|g|lbs?|in|ft|%|mg|mcg|ml|mL|L|mmhg|mmHg|bpm|kcal|°[CF]?)\b")
 
 
+def _clinical_value(v: str) -> bool:
+    """``ID: TMAX 100.2``, ``ED 300CC``: a value that opens with a clinical word is a finding, not an identifier."""
+    word = re.fullmatch(r"([^\W\d_]+)[ \t]+\d{1,4}(?:\.\d+)?[^\W\d_%]*%?", v)
+    return bool(word) and default_lexicon().is_clinical(word.group(1))
+
+
 def _labelled_id_ok(text: str, m: re.Match[str]) -> bool:
     v = m.group("v")
+    if _clinical_value(v):
+        return False
     if re.fullmatch(r"\d{1,2}/\d{1,2}(?:/(?:\d{2}|\d{4}))?", v):
         return False  # "Next visit 9/21" is a date
     if (re.fullmatch(r"\d+[.,]\d+", v) or _MEASURE_AFTER.match(text, m.end("v"))) and not _STRONG_ID_LABEL.match(m.group("label")):
@@ -982,7 +1017,7 @@ _NOT_ID_WORDS = frozenset(
 
 def _any_label_id_ok(text: str, m: re.Match[str]) -> bool:
     v = m.group("v")
-    if m.group("word").lower().rstrip(".") in _NOT_ID_WORDS:
+    if m.group("word").lower().rstrip(".") in _NOT_ID_WORDS or _clinical_value(v):
         return False
     return _digits(v) >= 3 and len(v) >= 5
 
@@ -1197,6 +1232,7 @@ _ROOM = re.compile(
     r"(?:[ \t]*[-/,]?[ \t]*(?:bed|b)[ \t]*#?[ \t]*\d{1,3}[A-Za-z]?\b)?",
     _I,
 )
+_POST_OP_DAY = re.compile(r"pod\.?[ \t]*#?[ \t]*\d{1,2}", _I)
 #: a bed on a bed board: floor and wing then the room, "4W-406", "5N-512", "8S-822", "4W-401A", "5E-522 bed 2"
 _BED_CODE = re.compile(
     r"(?<![\w/.-])(?:\d{1,2}[NSEW]-\d{3}[A-Z]?|(?:ED|MICU|SICU|CCU|ICU|PICU|NICU|PACU|CVICU|TCU|OBS)-[A-Z]?\d{1,3}[A-Z]?)"
@@ -1347,6 +1383,8 @@ class LocationPatternRecognizer(RuleRecognizer):
         for m in _ROOM.finditer(text):
             if re.match(r"[-.][ \t]?\d", text[m.end() : m.end() + 3]):
                 continue  # "cell 503-555-0148" is a telephone
+            if _POST_OP_DAY.fullmatch(m.group(0)):
+                continue  # "s/p cabg, pod #2", "AMBULATE POD 1": a post-operative day, not a bed pod
             out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.8, source="address/room"))
         for m in _BED_CODE.finditer(text):
             out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.7, source="address/bed_code"))
