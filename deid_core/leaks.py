@@ -9,6 +9,10 @@ Two scans over each output, both gold-free:
 * **patterns** -- the fixed-format recognizers (dates, phone numbers, IDs,
   e-mail addresses and URLs) run over the output.
 
+Both scans compare NFC text (:mod:`deid_core.normalization`), so a name
+left in the output with a combining accent is found from its precomposed
+span text, and the other way round; offsets are the output's as written.
+
 Hits inside a region the anonymizer itself wrote are excluded: those are
 the surrogates.  The rules for short and ordinary-word span texts (so the
 name "Al" or "Will" does not flag every "al." or "will") are in
@@ -26,6 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
+from deid_core.normalization import nfc
 from deid_core.spans import Category, Span
 
 #: Span texts with fewer letters and digits than this are not searched for.
@@ -128,16 +133,17 @@ def scan_output(
     number used as patient id cannot stay in the text undetected.
     """
     written = [(r.out_start, r.out_end) for r in regions]
+    form = nfc(output)
     kept = [(r.start, r.end) for r in regions if output[r.out_start : r.out_end] == original[r.start : r.end]]
     leaks: list[Leak] = []
     seen: set[tuple[int, int]] = set()
     needles: dict[str, Category] = {}
     if patient_id and patient_id.strip():
-        needles[patient_id.strip()] = Category.ID
+        needles[nfc(patient_id).text.strip()] = Category.ID
     for s in spans:
         if any(a <= s.start and s.end <= b for a, b in kept):
             continue
-        found = original[s.start : s.end].strip()
+        found = nfc(original[s.start : s.end]).text.strip()
         needles.setdefault(found, s.category)
         if s.category in _NAME_CATEGORIES:
             # "Okafor" alone is the usual second mention of "John Okafor"
@@ -148,16 +154,18 @@ def scan_output(
         rule = needle_rule(needle)
         if rule is None:
             continue
-        for m in _needle_pattern(needle, rule).finditer(output):
-            if _overlaps(m.start(), m.end(), written) or (m.start(), m.end()) in seen:
+        for m in _needle_pattern(needle, rule).finditer(form.text):
+            start, end = form.to_original(m.start(), m.end())
+            if _overlaps(start, end, written) or (start, end) in seen:
                 continue
-            seen.add((m.start(), m.end()))
-            leaks.append(Leak("span-text", category, rule, m.start(), m.end()))
-    for hit in pattern_hits(output):
-        if _overlaps(hit.start, hit.end, written) or any(_overlaps(hit.start, hit.end, [k]) for k in seen):
+            seen.add((start, end))
+            leaks.append(Leak("span-text", category, rule, start, end))
+    for hit in pattern_hits(form.text):
+        start, end = form.to_original(hit.start, hit.end)
+        if _overlaps(start, end, written) or any(_overlaps(start, end, [k]) for k in seen):
             continue
-        seen.add((hit.start, hit.end))
-        leaks.append(Leak("pattern", hit.category, hit.source, hit.start, hit.end))
+        seen.add((start, end))
+        leaks.append(Leak("pattern", hit.category, hit.source, start, end))
     return sorted(leaks, key=lambda x: (x.out_start, x.out_end, x.kind))
 
 

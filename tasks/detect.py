@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from deid_core.normalization import detect_on_nfc
 from deid_core.spans import Span
 
 
@@ -134,7 +135,7 @@ def detect_isolated(
     notes: Sequence[DetectNote],
     on_split: Callable[[int], None] | None = None,
 ) -> DetectOutcome:
-    """Detect ``notes``; out-of-memory halves the batch, other errors isolate the note."""
+    """Detect ``notes`` in NFC (spans mapped back); out-of-memory halves the batch, other errors isolate the note."""
     outcome = DetectOutcome(results=[])
 
     def run(group: Sequence[DetectNote]) -> list[list[Span] | BaseException]:
@@ -153,5 +154,5 @@ def detect_isolated(
                 return [exc]
             return [r for n in group for r in run([n])]
 
-    outcome.results = run(list(notes))
+    outcome.results = detect_on_nfc(list(notes), run)
     return outcome

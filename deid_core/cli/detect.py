@@ -43,6 +43,7 @@ from deid_core.cli.common import CliError, add_config_argument, fail, settings_f
 from deid_core.cli.known_input import KNOWN_RECORD_FAILED, add_known_argument, attach_known
 from deid_core.known import KnownError
 from deid_core.records import KeepPrevious, Record, RecordError, atomic_writer, dump, optional_str, read_jsonl
+from deid_core.normalization import detect_on_nfc
 from deid_core.recognizers.base import NoteContext, RecognizerError
 from deid_core.recognizers.mix import MixedDetector, build_mix
 from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError
@@ -74,8 +75,8 @@ def _note(record: Record) -> BatchNote:
 
 
 def _detect_all(detector: MixedDetector, notes: list[BatchNote]) -> list[list[Span] | RecognizerError]:
-    """Detect every note (names travel across a patient's notes); a failing note fails alone."""
-    return detector.detect_batch(notes)
+    """Detect every note in NFC (names travel across a patient's notes); a failing note fails alone."""
+    return detect_on_nfc(notes, detector.detect_batch)
 
 
 def run(args: argparse.Namespace) -> int:
