@@ -394,8 +394,8 @@ class KnownIdentifierRecognizer(RuleRecognizer):
         matched = [w for w in group if w.persons]
         start = group[0].start
         cue = self._cued(text, start)
-        if len(matched) < 2 and all(w.weak for w in matched) and cue is None:
-            return []
+        if len(matched) < 2 and all(w.weak for w in matched) and cue is None and not any(w.initial for w in group):
+            return []  # an ordinary word alone ("Price"); "A. Price" has the person's initial beside it
         cats = {index.persons[p].category for p in persons}
         if cue in _DOCTOR_TITLES:
             category = Category.DOCTOR  # a clinician who shares the patient's surname
@@ -496,7 +496,8 @@ def known_wins(text: str, spans: Sequence[Span], known: Sequence[Span], lexicon:
 
     Where the other span reads the same category it stands whole (a longer
     address, a name with a middle name the record lacks), unless what it
-    adds to a name is only ordinary words (``Baby Boy``, ``Pastor``); where it reads
+    adds to a name is only ordinary words that are no given names
+    (``Baby Boy``); where it reads
     another, its part outside the known span keeps that category unless it is
     only punctuation or a title.  One exception: a longer name of the other
     category around a known name token is another person sharing that name
