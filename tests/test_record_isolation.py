@@ -36,6 +36,10 @@ def _detect(inp: Path, out: Path, *extra: str) -> int:
     return main(["detect", "--in", str(inp), "--out", str(out), *extra])
 
 
+def _run(inp: Path, out: Path, key_file: Path, *extra: str) -> int:
+    return main(["run", "--in", str(inp), "--out", str(out), "--key-file", str(key_file), "--recognizers", "rules", *extra])
+
+
 # Lone surrogates are valid JSON escapes; NUL and non-characters are valid code points.
 UNUSABLE = [
     ('"bad \\ud800 here"', "lone surrogate"),
@@ -120,7 +124,7 @@ def _limited_config(tmp_path: Path, chars: int) -> Path:
     return cfg
 
 
-def test_a_note_over_the_size_limit_fails_alone_in_anonymize_and_detect(tmp_path, key_file, capsys):
+def test_a_note_over_the_size_limit_fails_alone_in_anonymize_detect_and_run(tmp_path, key_file, capsys):
     cfg = _limited_config(tmp_path, 50)
     inp = _write(tmp_path / "in.jsonl", [_record("huge", "word " * 20), _record("small", "Seen by Dr. Ann Weber.")])
     out = tmp_path / "out.jsonl"
@@ -132,6 +136,10 @@ def test_a_note_over_the_size_limit_fails_alone_in_anonymize_and_detect(tmp_path
     assert _detect(inp, spans, "--config", str(cfg)) == 1
     rows = [json.loads(l) for l in spans.read_text().splitlines()]
     assert "over the limit of 50" in rows[0]["error"] and "spans" in rows[1]
+    capsys.readouterr()
+    assert _run(inp, out, key_file, "--config", str(cfg)) == 1
+    assert "line 1: record 'huge': NoteTooLong: 'text' has 100 characters, over the limit of 50" in capsys.readouterr().err
+    assert [json.loads(l)["id"] for l in out.read_text().splitlines()] == ["small"]
 
 
 def test_the_default_limit_fails_a_five_megabyte_note_fast_and_writes_the_rest(tmp_path):
@@ -143,7 +151,7 @@ def test_the_default_limit_fails_a_five_megabyte_note_fast_and_writes_the_rest(t
 
 
 def test_a_run_where_every_record_fails_leaves_the_previous_output(tmp_path, key_file, capsys):
-    inp = _write(tmp_path / "in.jsonl", ["{not json", '{"id": "x"}'])
+    inp = _write(tmp_path / "in.jsonl", ["{not json", '{"id": "x"}', '{"id": "bad", "patient_id": "P1", "text": "x\\u0000"}'])
     out = tmp_path / "out.jsonl"
     out.write_text("previous release\n")
     spans = tmp_path / "spans.jsonl"
@@ -154,11 +162,10 @@ def test_a_run_where_every_record_fails_leaves_the_previous_output(tmp_path, key
     err = capsys.readouterr().err
     assert out.read_text() == "previous release\n" and spans.read_text() == "previous spans\n"
     assert f"{out} left as it was" in err and f"{spans} left as it was" in err
+    assert _run(inp, out, key_file) == 1
+    assert out.read_text() == "previous release\n" and f"{out} left as it was" in capsys.readouterr().err
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
 
-
-def _run(inp: Path, out: Path, key_file: Path, *extra: str) -> int:
-    return main(["run", "--in", str(inp), "--out", str(out), "--key-file", str(key_file), "--recognizers", "rules", *extra])
 
 
 def test_run_fails_a_record_with_a_lone_surrogate_and_writes_the_others(tmp_path, key_file, capsys):
@@ -172,20 +179,3 @@ def test_run_fails_a_record_with_a_lone_surrogate_and_writes_the_others(tmp_path
     assert "line 2: record 'bad'" in err and "lone surrogate" in err and "Traceback" not in err
     assert "line 3: record 'a': DuplicateRecord: duplicate id: lines 1 and 3 share it" in err
 
-
-def test_run_where_every_record_fails_leaves_the_previous_output(tmp_path, key_file):
-    inp = _write(tmp_path / "in.jsonl", ['{"id": "bad", "patient_id": "P1", "text": "x\\u0000"}', "{not json"])
-    out = tmp_path / "out.jsonl"
-    out.write_text("previous release\n")
-    assert _run(inp, out, key_file) == 1
-    assert out.read_text() == "previous release\n"
-
-
-def test_run_fails_a_note_over_the_size_limit_and_writes_the_others(tmp_path, key_file, capsys):
-    cfg = _limited_config(tmp_path, 50)
-    inp = _write(tmp_path / "in.jsonl", [_record("huge", "word " * 20), _record("small", "Seen by Dr. Ann Weber.")])
-    out = tmp_path / "out.jsonl"
-    capsys.readouterr()
-    assert _run(inp, out, key_file, "--config", str(cfg)) == 1
-    assert "line 1: record 'huge': NoteTooLong: 'text' has 100 characters, over the limit of 50" in capsys.readouterr().err
-    assert [json.loads(l)["id"] for l in out.read_text().splitlines()] == ["small"]
