@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from deid_core.recognizers.base import LabelMapError, Recognizer, RecognizerError
 from deid_core.recognizers.encoder import (
     ENCODER_DIR_ENV,
+    available_cores,
     EncoderConfig,
     EncoderRecognizer,
     default_encoder_path,
@@ -421,6 +422,52 @@ def test_real_model_handles_a_note_longer_than_its_position_table(tiny_model_dir
     assert rec.stats.windows >= 4
     assert all(0 <= s.start < s.end <= len(text) for s in spans)
     assert all(a.end <= b.start for a, b in itertools.pairwise(spans))  # sorted, disjoint
+
+
+@pytest.fixture(scope="module")
+def tiny_int8_dir(tiny_model_dir, tmp_path_factory):
+    """The tiny model with its int8 ONNX form beside the fp32 weights, as every build writes it."""
+    import shutil
+
+    pytest.importorskip("onnxruntime")
+    from deid_core.training.quantize import write_int8_model
+
+    path = tmp_path_factory.mktemp("tiny-int8") / "encoder"
+    shutil.copytree(tiny_model_dir, path)
+    write_int8_model(path)
+    return path
+
+
+def test_a_cpu_runs_the_int8_form_when_the_model_has_one_and_fp32_on_request(tiny_int8_dir, tiny_model_dir):
+    from deid_core.recognizers.encoder import OnnxTokenClassifier
+
+    text, _ = long_note(700, 9)
+    int8 = load_encoder(tiny_int8_dir, config=EncoderConfig(device="cpu", threads=1))
+    assert isinstance(int8.model, OnnxTokenClassifier) and torch.get_num_threads() == 1
+    full = load_encoder(tiny_int8_dir, config=EncoderConfig(device="cpu", precision="fp32"))
+    assert torch.get_num_threads() == available_cores()  # unset: every core this process may use
+    assert next(full.model.parameters()).dtype == torch.float32
+    assert int8.version != full.version  # spans cached under one are not taken for the other's
+    plain = load_encoder(tiny_model_dir, config=EncoderConfig(device="cpu"))
+    assert next(plain.model.parameters()).dtype == torch.float32  # no int8 form: fp32, not a failure
+    ids = torch.tensor([tokenizer_ids(int8, text)[:200]])
+    mask = torch.ones_like(ids)
+    p_int8, p_full = int8._forward(ids, mask), full._forward(ids, mask)
+    assert p_int8.shape == p_full.shape
+    assert (p_int8 - p_full).abs().mean() < 0.05
+    spans = int8.analyze(text)
+    assert int8.stats.windows >= 2 and all(0 <= s.start < s.end <= len(text) for s in spans)
+
+
+def tokenizer_ids(rec, text):
+    return rec.tokenizer(text, add_special_tokens=True)["input_ids"]
+
+
+def test_asking_for_int8_where_there_is_no_int8_form_fails_clearly(tiny_model_dir):
+    with pytest.raises(RecognizerError, match="no int8 form"):
+        load_encoder(tiny_model_dir, config=EncoderConfig(device="cpu", precision="int8"))
+    with pytest.raises(ValueError, match="precision"):
+        EncoderConfig(precision="int4")
 
 
 def test_a_hub_name_fails_clearly_instead_of_downloading(no_network):

@@ -12,10 +12,15 @@ category's threshold, even where ``O`` is the single most likely label,
 because a missed identifier is a disclosure while a false alarm only costs a
 clinical word.
 
+On a CPU the model runs as int8 in ONNX Runtime when the model directory
+holds ``model.int8.onnx`` (every build of ours writes it; see
+``docs/detection.md`` for the measurements behind that choice), on as many
+threads as this process may use; fp32 in torch otherwise, and fp16 on a GPU.
+
 Nothing is fetched at run time: the loader sets ``HF_HUB_OFFLINE``, passes
 ``local_files_only`` and refuses anything that is not a local directory.
-torch and transformers are imported lazily, so ``deid_core`` imports without
-them.
+torch, transformers and onnxruntime are imported lazily, so ``deid_core``
+imports without them.
 """
 
 from __future__ import annotations
@@ -47,6 +52,9 @@ ENCODER_DIR_ENV = "DEID_ENCODER_DIR"
 DEFAULT_WINDOW_TOKENS = 512
 DEFAULT_OVERLAP_TOKENS = 40
 DEFAULT_THRESHOLD = 0.5
+#: The int8 CPU form of a model, beside its fp32 weights.
+CPU_MODEL_FILE = "model.int8.onnx"
+PRECISIONS = ("auto", "fp32", "int8")
 CPU_BATCH_TOKENS = 2048
 GPU_BATCH_TOKENS = 16384
 
@@ -95,6 +103,10 @@ class EncoderConfig:
     max_batch_windows: int = 64
     device: str | None = None
     snap_to_words: bool = True
+    #: ``auto``: int8 on a CPU when the model has its int8 form, else fp32; fp16 on a GPU.
+    precision: str = "auto"
+    #: CPU threads; None: every core this process may run on.
+    threads: int | None = None
 
     def __post_init__(self) -> None:
         if self.window_tokens < 8:
@@ -105,6 +117,10 @@ class EncoderConfig:
             )
         if self.batch_tokens is not None and self.batch_tokens < self.window_tokens:
             raise ValueError("batch_tokens must hold at least one full window")
+        if self.precision not in PRECISIONS:
+            raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}")
+        if self.threads is not None and self.threads < 1:
+            raise ValueError(f"threads must be at least 1, got {self.threads}")
         if self.max_batch_windows < 1:
             raise ValueError("max_batch_windows must be at least 1")
         parsed = {Category.parse(k): float(v) for k, v in dict(self.thresholds).items()}
@@ -585,23 +601,56 @@ def _force_offline() -> None:
         pass
 
 
-def _model_version(path: Path) -> str:
-    """A short fingerprint of the model's config, tokenizer and weight files.
+def _model_version(path: Path, precision: str) -> str:
+    """A short fingerprint of the model's config, tokenizer and weight files, and the precision it runs in.
 
     The model card is left out: it describes the model and is written after
     the fingerprint is taken.
     """
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(precision.encode())
     for f in sorted(path.iterdir()):
         if f.name == "model_card.json":
             continue
-        if f.is_file() and (f.suffix in (".json", ".safetensors", ".bin") or f.name == "vocab.txt"):
+        if f.is_file() and (f.suffix in (".json", ".safetensors", ".bin", ".onnx") or f.name == "vocab.txt"):
             stat = f.stat()
             digest.update(f.name.encode())
             digest.update(str(stat.st_size).encode())
             if f.suffix == ".json" and stat.st_size < 1_000_000:
                 digest.update(f.read_bytes())
     return digest.hexdigest()[:12]
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity), not the machine's count."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - platforms without affinity
+        return max(1, os.cpu_count() or 1)
+
+
+class OnnxTokenClassifier:
+    """An ONNX Runtime session in the torch model's place: ``(input_ids, attention_mask) -> logits``."""
+
+    def __init__(self, path: Path, threads: int) -> None:
+        try:
+            import onnxruntime as ort
+        except ImportError as exc:
+            raise RecognizerError(f"{path.name} needs onnxruntime installed (the encoder extra): {exc}") from None
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own untyped errors
+            raise RecognizerError(f"cannot load {path}: {exc}") from None
+
+    def __call__(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        import torch
+
+        feed = {"input_ids": input_ids.cpu().numpy(), "attention_mask": attention_mask.cpu().numpy()}
+        return torch.from_numpy(self.session.run(["logits"], feed)[0])
 
 
 def pick_device(requested: str | None) -> str:
@@ -623,7 +672,8 @@ def load_encoder(
 
     The model's ``id2label`` names are mapped through ``label_map`` (by default
     our own category names, with B-/I- prefixes); an unmapped label is an
-    error here, not a dropped entity later.  fp16 on a GPU, fp32 on the CPU.
+    error here, not a dropped entity later.  fp16 on a GPU; on a CPU int8 in
+    ONNX Runtime when the directory holds its int8 form, else fp32 in torch.
     """
     _force_offline()
     model_dir = Path(path).expanduser()
@@ -636,25 +686,34 @@ def load_encoder(
         raise RecognizerError(f"encoder model directory {model_dir} has no config.json")
     try:
         import torch
-        from transformers import AutoModelForTokenClassification, AutoTokenizer
+        from transformers import AutoConfig, AutoModelForTokenClassification, AutoTokenizer
     except ImportError as exc:
         raise RecognizerError(f"the encoder recognizer needs torch and transformers installed: {exc}") from None
     config = config or EncoderConfig()
     device = pick_device(config.device)
+    int8_file = model_dir / CPU_MODEL_FILE
+    precision = "fp16" if device.startswith("cuda") else config.precision
+    if precision == "auto":
+        precision = "int8" if int8_file.is_file() else "fp32"
+    if precision == "int8" and not int8_file.is_file():
+        raise RecognizerError(f"{model_dir} has no int8 form ({CPU_MODEL_FILE}); rebuild it with `deid train encoder`")
     try:
         tokenizer = AutoTokenizer.from_pretrained(model_dir, local_files_only=True, use_fast=True)
-        model = AutoModelForTokenClassification.from_pretrained(model_dir, local_files_only=True)
+        model_config = AutoConfig.from_pretrained(model_dir, local_files_only=True)
+        # The int8 form stands in for the torch weights, which then need not be read.
+        model = None if precision == "int8" else AutoModelForTokenClassification.from_pretrained(model_dir, local_files_only=True)
     except (OSError, ValueError) as exc:
         raise RecognizerError(f"cannot load the encoder from {model_dir}: {exc}") from None
-    id2label = getattr(model.config, "id2label", None) or {}
+    id2label = getattr(model_config, "id2label", None) or {}
     labels = [str(id2label[i]) for i in sorted(id2label)]
-    if len(labels) != model.config.num_labels:
-        raise RecognizerError(f"model config lists {len(labels)} labels for {model.config.num_labels} outputs")
-    model.eval()
+    if len(labels) != model_config.num_labels:
+        raise RecognizerError(f"model config lists {len(labels)} labels for {model_config.num_labels} outputs")
     if device.startswith("cuda"):
-        model = model.to(device=device, dtype=torch.float16)
+        model = model.eval().to(device=device, dtype=torch.float16)
     else:
-        model = model.to(device=device, dtype=torch.float32)
+        threads = config.threads or available_cores()
+        torch.set_num_threads(threads)
+        model = OnnxTokenClassifier(int8_file, threads) if model is None else model.eval().to(device=device, dtype=torch.float32)
     return EncoderRecognizer(
         model,
         tokenizer,
@@ -662,7 +721,7 @@ def load_encoder(
         label_map,
         config,
         name=name,
-        version=_model_version(model_dir),
+        version=_model_version(model_dir, precision),
         device=device,
     )
 
