@@ -24,6 +24,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from deid_core.records import RecordError, atomic_writer, dump
+
 #: a known value longer than this is no identifier (and bounds the matching work)
 MAX_VALUE_CHARS = 200
 #: values per field and patient; a longer list is a mapping error upstream
@@ -125,19 +127,13 @@ class KnownSet:
             out[r.patient_id] = r if prev is None else prev.merged(r)
         return cls(out)
 
-    def restricted(self, patient_ids: Iterable[str | None]) -> "KnownSet":
-        """Only the patients named (a batch keeps no knowledge about patients it does not hold)."""
-        wanted = set(patient_ids)
-        return KnownSet({p: k for p, k in self.patients.items() if p in wanted})
 
+class KnownRecordError(RecordError):
+    """A line of a known-identifier file that could not be used; its message names the patient."""
 
-@dataclass(frozen=True, slots=True)
-class KnownRecordError:
-    """A line of a known-identifier file that could not be used."""
-
-    line: int
-    patient_id: str | None
-    message: str
+    @property
+    def patient_id(self) -> str | None:
+        return self.record_id
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.message}"
@@ -191,8 +187,6 @@ def read_known(path: Path | str) -> KnownFile:
 
 
 def write_known(path: Path | str, records: Iterable[KnownPatient]) -> int:
-    from deid_core.records import atomic_writer, dump
-
     n = 0
     with atomic_writer(path) as fh:
         for r in records:

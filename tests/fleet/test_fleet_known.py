@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import delete, func, select
-from test_fleet_custody import _dump_schema, _standing_alone
+from test_fleet_custody import _dump_schema, _standing_alone, worker  # noqa: F401 - the real CPU worker fixture
 
 from deid_core.cli.main import main
 from deid_core.known import KnownFile, KnownPatient, KnownSet, read_known
@@ -63,16 +63,6 @@ def test_run_known_fails_only_the_notes_of_a_patient_whose_record_is_bad(tmp_pat
     assert [json.loads(x)["id"] for x in out.read_text().splitlines()] == ["a"]
     err = capsys.readouterr().err
     assert "line 2" in err and "'P2'" in err and "KnownRecordInvalid" in err
-
-
-@pytest.fixture(scope="module")
-def worker(fleet_env):
-    w = fleet_env.worker("cpu", name="known").start()
-    try:
-        w.wait_ready(90)
-        yield w
-    finally:
-        w.stop()
 
 
 def _known_values(records: list[KnownPatient]) -> list[str]:
