@@ -12,8 +12,7 @@ import json
 import logging
 from pathlib import Path
 
-import pytest
-from sqlalchemy import delete, func, select
+from sqlalchemy import Column, Integer, MetaData, String, Table, Text, create_engine, delete, func, select
 from test_fleet_custody import _dump_schema, _standing_alone, worker  # noqa: F401 - the real CPU worker fixture
 
 from deid_core.cli.main import main
@@ -128,3 +127,54 @@ def test_known_identifiers_are_kept_only_for_the_patients_of_the_batch(fleet_env
         with client.sessions() as s:
             rows = s.scalars(select(KnownRow).where(KnownRow.batch_id == result.batch_id)).all()
     assert len(rows) == 1
+
+
+def test_warehouse_known_table_joins_by_patient_and_masks_what_only_it_names(tmp_path):
+    """SQLite stands in for the warehouse, as in the warehouse tests."""
+    from deid_core.keys import StudyKey
+    from fleet.db import make_engine, session_factory
+    from fleet.keystore import SingleKeyStore
+    from fleet.models import Base
+    from fleet.producer import FleetClient
+    from fleet.settings import WarehouseSettings
+    from fleet.stages import StageContext
+    from fleet.warehouse import read_known_source, read_source
+
+    url = f"sqlite:///{tmp_path / 'wh.sqlite'}"
+    engine = create_engine(url)
+    md = MetaData()
+    notes = Table("clinical_notes", md, Column("nid", Integer, primary_key=True), Column("pid", String), Column("body", Text))
+    known = Table("patient_identifiers", md, Column("pid", String), Column("kind", String), Column("value", Text))
+    md.create_all(engine)
+    text = "pt seen w daughter. young, maria c/o cough; sister rose young at bedside. f/u 2 wks"
+    with engine.begin() as conn:
+        conn.execute(notes.insert(), [{"nid": 1, "pid": "P7", "body": text}, {"nid": 2, "pid": "P8", "body": "seen today"}])
+        conn.execute(
+            known.insert(),
+            [
+                {"pid": "P7", "kind": "names", "value": "Maria Young"},
+                {"pid": "P7", "kind": "relatives", "value": "Rose Young"},
+                {"pid": "P8", "kind": "nickname", "value": "Mo"},
+            ],
+        )
+    engine.dispose()
+    settings = WarehouseSettings(
+        source_url=url, source_table="clinical_notes", id_column="nid", text_column="body", patient_column="pid",
+        known_table="patient_identifiers", known_patient_column="pid",
+    )
+    read = read_known_source(settings)
+    assert read.known.get("P7").relatives == ("Rose Young",)
+    assert [(e.line, e.patient_id) for e in read.errors] == [(3, "P8")] and "Mo" not in str(read.errors[0])
+
+    key = StudyKey.generate("wh")
+    store = make_engine("sqlite://")
+    Base.metadata.create_all(store)
+    sessions = session_factory(store)
+    inline = InlineDispatcher()
+    client = FleetClient(sessions, SingleKeyStore(key), inline)
+    batch = client.submit(read_source(settings), key.study, RULES, source="warehouse", known=read)
+    inline.drain(StageContext(sessions, SingleKeyStore(key)))
+    (out,) = list(client.results(batch.batch_id))
+    assert "young" not in out["text"] and "maria" not in out["text"]
+    (failure,) = client.failures(batch.batch_id)
+    assert failure.record_id == "2" and failure.error_class == "KnownRecordInvalid"
