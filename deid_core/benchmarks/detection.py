@@ -1,5 +1,7 @@
-"""Detection throughput per recognizer, for the whole rules stage, and for
-Presidio's analyzer with a packaged small spaCy model on the same notes.
+"""Detection throughput on one fixed synthetic corpus: each rule recognizer,
+the whole rules stage, the encoder alone, the default pipeline (rules and
+encoder united and resolved, as ``deid detect`` runs them) and Presidio's
+analyzer with a packaged small spaCy model, all on the same notes in one run.
 
 Every system gets one untimed warm-up pass over a few notes (model and
 automaton loading is start-up, not throughput).
@@ -12,6 +14,10 @@ from typing import Callable, Sequence
 
 from deid_core.benchmarks import Throughput
 
+RULES_STAGE = "rules: whole stage (resolution + propagation)"
+ENCODER_ALONE = "encoder alone"
+DEFAULT_PIPELINE = "default pipeline (rules + encoder)"
+PRESIDIO = "presidio analyzer"
 
 
 def _timed(system: str, texts: Sequence[str], run: Callable[[], object], warm: Callable[[], object]) -> Throughput:
@@ -21,8 +27,11 @@ def _timed(system: str, texts: Sequence[str], run: Callable[[], object], warm: C
     return Throughput(system, len(texts), sum(len(t) for t in texts), time.perf_counter() - start)
 
 
-def run_detection_benchmark(n: int = 300, seed: int = 11, *, presidio: bool = True) -> list[Throughput]:
-    from deid_core.recognizers.pipeline import build_default_pipeline
+def run_detection_benchmark(n: int = 300, seed: int = 11, *, presidio: bool = True, encoder: bool = True) -> list[Throughput]:
+    """One row per system; the encoder rows only when a default encoder is present."""
+    from deid_core.recognizers.encoder import default_encoder_path
+    from deid_core.recognizers.mix import build_mix
+    from deid_core.recognizers.pipeline import DetectConfig, build_default_pipeline
     from deid_core.recognizers.propagation import BatchNote
     from deid_core.synth import generate_notes
 
@@ -39,14 +48,14 @@ def run_detection_benchmark(n: int = 300, seed: int = 11, *, presidio: bool = Tr
                 lambda r=recognizer: [r.analyze(t) for t in texts[:10]],
             )
         )
-    rows.append(
-        _timed(
-            "rules: whole stage (resolution + propagation)",
-            texts,
-            lambda: pipeline.analyze_batch(notes),
-            lambda: pipeline.analyze_batch(notes[:10]),
+    rows.append(_timed(RULES_STAGE, texts, lambda: pipeline.analyze_batch(notes), lambda: pipeline.analyze_batch(notes[:10])))
+    if encoder and default_encoder_path() is not None:
+        detector = build_mix(DetectConfig(mix=("rules", "encoder")))
+        alone = detector.members["encoder"].batch
+        rows.append(_timed(ENCODER_ALONE, texts, lambda: alone(notes), lambda: alone(notes[:10])))
+        rows.append(
+            _timed(DEFAULT_PIPELINE, texts, lambda: detector.detect_batch(notes), lambda: detector.detect_batch(notes[:10]))
         )
-    )
     if presidio:
         from presidio_analyzer import AnalyzerEngine
 
@@ -56,7 +65,7 @@ def run_detection_benchmark(n: int = 300, seed: int = 11, *, presidio: bool = Tr
         engine = AnalyzerEngine(nlp_engine=small_spacy_engine(), supported_languages=["en"])
         rows.append(
             _timed(
-                f"presidio analyzer ({installed_spacy_model()})",
+                f"{PRESIDIO} ({installed_spacy_model()})",
                 texts,
                 lambda: [engine.analyze(t, language="en") for t in texts],
                 lambda: [engine.analyze(t, language="en") for t in texts[:10]],
@@ -72,8 +81,11 @@ def format_detection(rows: list[Throughput]) -> str:
         lines.append(
             f"{r.label:<{width}}  {r.notes:>6} {r.chars:>9} {r.seconds:>8.2f} {r.chars_per_s:>11,.0f} {r.notes_per_s:>8.1f}"
         )
-    stage = next((r for r in rows if r.label.startswith("rules: whole stage")), None)
-    peer = next((r for r in rows if r.label.startswith("presidio")), None)
-    if stage and peer:
-        lines.append(f"\nwhole rules stage / presidio, characters per second: {stage.chars_per_s / peer.chars_per_s:.1f}x")
+    by_label = {r.label: r for r in rows}
+    peer = next((r for r in rows if r.label.startswith(PRESIDIO)), None)
+    if peer:
+        lines.append("")
+        for label, name in ((RULES_STAGE, "whole rules stage"), (DEFAULT_PIPELINE, "default pipeline")):
+            if label in by_label:
+                lines.append(f"{name} / presidio, characters per second: {by_label[label].chars_per_s / peer.chars_per_s:.1f}x")
     return "\n".join(lines)

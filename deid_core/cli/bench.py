@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from deid_core.cli.common import CliError, add_config_argument, fail, settings_from
@@ -16,10 +17,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--seed", type=int, default=7)
     add_config_argument(a)
     a.set_defaults(func=run_anonymize)
-    d = stage.add_parser("detect", help="detection characters/s and notes/s per recognizer, beside Presidio")
+    d = stage.add_parser(
+        "detect", help="detection characters/s and notes/s: rules, encoder alone and the default pipeline beside Presidio"
+    )
     d.add_argument("--notes", type=int, default=300, help="size of the fixed synthetic corpus")
     d.add_argument("--seed", type=int, default=11)
     d.add_argument("--no-presidio", action="store_true", help="skip the Presidio comparison")
+    d.add_argument("--no-encoder", action="store_true", help="skip the encoder and the default pipeline rows")
     d.set_defaults(func=run_detect)
     e = stage.add_parser("encoder", help="encoder content tokens/s (CPU, or a GPU with --device cuda)")
     e.add_argument("--path", type=Path, default=None, help="model directory (default: the trained default encoder)")
@@ -48,9 +52,13 @@ def run_anonymize(args: argparse.Namespace) -> int:
 
 def run_detect(args: argparse.Namespace) -> int:
     from deid_core.benchmarks.detection import format_detection, run_detection_benchmark
+    from deid_core.recognizers.encoder import default_encoder_path
 
+    if not args.no_encoder and default_encoder_path() is None:
+        print("deid bench: no default encoder (build it with `make encoder`); timing the rules only", file=sys.stderr)
     print(f"detection throughput, fixed synthetic corpus (seed {args.seed}, {args.notes} notes)")
-    print(format_detection(run_detection_benchmark(args.notes, args.seed, presidio=not args.no_presidio)))
+    rows = run_detection_benchmark(args.notes, args.seed, presidio=not args.no_presidio, encoder=not args.no_encoder)
+    print(format_detection(rows))
     return 0
 
 
