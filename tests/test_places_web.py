@@ -490,6 +490,13 @@ def test_query_parameter_names_are_replaced_token_by_token(web):
     assert m.group(1) != "Lopez" and m.group(2) != "Maria" and m.group(4) != "mrn" and m.group(5) != "00123"
 
 
+def test_url_whose_host_is_only_generic_labels_keeps_it_and_replaces_the_path(web):
+    out = web.replace("https://www.www.org/maria")
+    assert re.fullmatch(r"https://www\.www\.org/[a-z]{5}", out) and out != "https://www.www.org/maria"
+    with pytest.raises(WebSurrogateError):
+        web.replace("https://www.www.org/")
+
+
 def test_same_token_same_surrogate_in_path_query_and_fragment(web):
     out = web.replace("https://x-clinic.org/lopez/chart?lopez=lopez#lopez")
     m = re.fullmatch(r"https://[a-z\-]+\.org/([a-z]+)/[a-z]+\?([a-z]+)=([a-z]+)#([a-z]+)", out)

@@ -243,7 +243,7 @@ class WebSurrogates:
         elif _IPV4.fullmatch(host):
             out += self.ipv4(host)
         elif host:
-            out += self._host(host)
+            out += self._host(host, may_keep=True)
         out += m.group("port") or ""
         out += self._rest(m.group("rest") or "")
         if out == text:
@@ -356,7 +356,9 @@ class WebSurrogates:
     def _local(self, local: str) -> str:
         return self._words(local, self._names, "._+-")
 
-    def _host(self, host: str) -> str:
+    def _host(self, host: str, *, may_keep: bool = False) -> str:
+        """Keyed host labels; with ``may_keep`` (a URL with more to replace), a host of
+        only generic labels and a suffix ("www.www.org") says nothing and stays."""
         labels = host.split(".")
         if any(_LABEL.fullmatch(label) is None for label in labels):
             raise WebSurrogateError("malformed host name")
@@ -373,7 +375,7 @@ class WebSurrogates:
             else:
                 out.append(self._words(label, self._hosts, "-"))
                 replaced = True
-        if not replaced:
+        if not replaced and not may_keep:
             raise WebSurrogateError("host has no label to replace")
         return ".".join(out)
 
