@@ -45,6 +45,10 @@ _UNUSABLE = re.compile(
     + "".join(f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(17))
     + "]"
 )
+#: Strings free of NUL and the Basic Multilingual Plane's non-characters, as an ASCII regular
+#: expression that JSON Schema (ECMA-262), Rust and Python all read; for request schemas.  Lone
+#: surrogates are left out: no UTF-8 text holds one, and regex engines over scalar values cannot name them.
+USABLE_STRING = r"^[^\u0000\ufdd0-\ufdef\ufffe\uffff]*$"
 
 
 def unusable_character(value: object, path: str = "") -> str | None:

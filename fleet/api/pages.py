@@ -39,6 +39,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .6rem;t
 mark{border-radius:3px;padding:0 1px}mark sup{font-size:.6em;margin-left:2px}
 .legend span{display:inline-block;padding:0 .4rem;margin-right:.3rem;border-radius:3px}
 .error{color:#a00}.muted{color:#666}
+mark.leak{background:#fff;outline:2px solid #c00;color:#a00}
 """
 
 
@@ -60,24 +61,27 @@ def _login(message: str = "") -> HTMLResponse:
     )
 
 
-def _mark(text: str, start: int, end: int, category: str, title: str) -> str:
+def _mark(text: str, start: int, end: int, category: str, title: str, css: str = "") -> str:
     colour = COLOURS.get(category, "#ddd")
+    style = f' class="{css}"' if css else f' style="background:{colour}"'
+    tag = f"leaked {category}" if css == "leak" else category
     return (
-        f'<mark data-start="{start}" data-end="{end}" data-category="{html.escape(category)}" '
-        f'style="background:{colour}" title="{html.escape(title)}">{html.escape(text[start:end])}'
-        f'<sup contenteditable=false class=tag>{html.escape(category)}</sup></mark>'
+        f'<mark data-start="{start}" data-end="{end}" data-category="{html.escape(category)}"{style} '
+        f'title="{html.escape(title)}">{html.escape(text[start:end])}'
+        f'<sup contenteditable=false class=tag>{html.escape(tag)}</sup></mark>'
     )
 
 
-def render_text(text: str, spans: list[tuple[int, int, str, str]], with_tags: bool = True) -> str:
-    """``text`` with each span wrapped in a coloured mark; overlaps are shown by the first span."""
+def render_text(text: str, spans: list[tuple], with_tags: bool = True) -> str:
+    """``text`` with each ``(start, end, category, title[, css class])`` wrapped in a mark; overlaps show the first."""
     out: list[str] = []
     pos = 0
-    for start, end, category, title in sorted(spans):
+    for start, end, category, title, *css in sorted(spans):
         if start < pos or end > len(text):
             continue
         out.append(html.escape(text[pos:start]))
-        out.append(_mark(text, start, end, category, title) if with_tags else html.escape(text[start:end]))
+        mark = _mark(text, start, end, category, title, css[0] if css else "")
+        out.append(mark if with_tags else html.escape(text[start:end]))
         pos = end
     out.append(html.escape(text[pos:]))
     return "".join(out)
@@ -141,13 +145,25 @@ document.getElementById('close-review').addEventListener('click', () => send('/v
 """
 
 
+def _united(hits: list[dict]) -> list[tuple[int, int, str]]:
+    """Overlapping hits ("Ellen Parker", "Ellen", "Parker") as one region each."""
+    out: list[list] = []
+    for h in sorted(hits, key=lambda h: (h["start"], -h["end"])):
+        if out and h["start"] < out[-1][1]:
+            out[-1][1] = max(out[-1][1], h["end"])
+        else:
+            out.append([h["start"], h["end"], h["category"]])
+    return [tuple(x) for x in out]
+
+
 def _note_page(v: ReviewView) -> HTMLResponse:
     legend = "".join(f'<span style="background:{c}">{k}</span>' for k, c in COLOURS.items())
-    original = render_text(v.original, [(r.start, r.end, r.category, f"{r.category} ({r.state})") for r in v.spans])
+    leaked = [(a, b, cat, "leaked: the leak report found this text in the output", "leak") for a, b, cat in _united(v.leaked)]
+    original = render_text(v.original, [(r.start, r.end, r.category, f"{r.category} ({r.state})") for r in v.spans] + leaked)
     if v.output is None:
         output = (
-            f'<div class="text error" id=output>Output withheld: the leak report finds {v.leaks} hit(s). '
-            "Add or fix spans until it finds none.</div>"
+            f'<div class="text error" id=output>Output withheld: the leak report finds {v.leaks} hit(s), '
+            "outlined in red in the original. Add or fix spans until it finds none.</div>"
         )
     else:
         out_spans = [(sp["start"], sp["end"], sp["label"], sp["label"]) for sp in v.output_spans]
@@ -173,7 +189,7 @@ def _note_page(v: ReviewView) -> HTMLResponse:
     body = (
         f'<p><a href="/review">&larr; queue</a></p><h1>Note {html.escape(v.id or "")} '
         f'<span class=muted>(study {html.escape(v.study)}, review {v.review}, revision {v.revision})</span></h1>'
-        f"<p class=muted>Flagged: {html.escape(v.reason)}</p><p class=legend>{legend}</p>"
+        f"<p class=muted id=flagged>Flagged: {html.escape(v.reason)}</p><p class=legend>{legend}</p>"
         '<div class=cols><div class=col><h2>Original</h2>'
         f'<div class=text id=original>{original}</div>'
         '<p>Selected: <span id=sel-show>nothing</span><input type=hidden id=sel-start><input type=hidden id=sel-end> '

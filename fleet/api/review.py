@@ -107,6 +107,7 @@ class ReviewView:
     review: str
     revision: int
     actions: list[dict] = field(default_factory=list)
+    leaked: list[dict] = field(default_factory=list)  # the leak report's hits, in the original's offsets
 
 
 def _worker() -> str:
@@ -135,6 +136,36 @@ def _reason(item: Item) -> str:
     if item.review_reason:
         return item.review_reason
     return "leak report" if item.leaks else "verifier"
+
+
+def leaks_in_original(leak_report: list[dict], replacements: list[dict]) -> list[dict]:
+    """The leak report's output offsets as offsets of the original.
+
+    A hit lies outside every region the anonymizer wrote, where the output
+    is the original shifted by the length changes of the regions before it.
+    """
+    regions = sorted(replacements, key=lambda r: r["out_start"])
+    out: list[dict] = []
+    for leak in leak_report:
+        shift = sum((r["end"] - r["start"]) - (r["out_end"] - r["out_start"]) for r in regions if r["out_end"] <= leak["out_start"])
+        start, end = leak["out_start"] + shift, leak["out_end"] + shift
+        out.append({"kind": leak["kind"], "category": leak["category"], "rule": leak["rule"], "start": start, "end": end})
+    return out
+
+
+def current_reason(item: Item, leaks: int, leaked: list[dict]) -> str:
+    """Why the note is flagged, as of its latest output, in the offsets of the pane it names.
+
+    While the leak report withholds the output, only the original is shown,
+    so the hits are given in the original's offsets.
+    """
+    if leaks:
+        where = "; ".join(f"{h['kind']} {h['category']} ({h['rule']}) at original {h['start']}-{h['end']}" for h in leaked[:5])
+        more = f"; and {len(leaked) - 5} more" if len(leaked) > 5 else ""
+        return f"leak report: {leaks} hit(s), output withheld: {where}{more}"
+    if (item.review_reason or "").startswith("leak report"):
+        return "leak report: no hits since the reviewer's changes; close the review to release the note"
+    return _reason(item)
 
 
 def _latest_score(s: Session, note_id: int, key_id: str, version: str) -> float | None:
@@ -297,12 +328,13 @@ class Reviewer:
                 (note.id, batch.key_id, batch.pipeline_version)
             )
             leak_report = json.loads(output.leaks_json or "[]")
+            leaked = leaks_in_original(leak_report, json.loads(output.replacements_json or "[]"))
             return ReviewView(
                 note=item.id,
                 batch=batch.id,
                 id=item.external_id,
                 study=batch.study_id,
-                reason=_reason(item),
+                reason=current_reason(item, output.leaks or 0, leaked),
                 original=original,
                 spans=effective_spans(detected, actions),
                 output=output.text if not output.leaks else None,
@@ -315,6 +347,7 @@ class Reviewer:
                     {"action": a.action, "start": a.start, "end": a.end, "category": a.category, "reviewer": a.reviewer}
                     for a in actions
                 ],
+                leaked=leaked,
             )
 
     def act(self, who: Principal, item_id: int, action: str, start: int, end: int, category: str | None) -> ReviewView:

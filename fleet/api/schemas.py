@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from deid_core.known import MAX_VALUE_CHARS, MAX_VALUES
-from deid_core.records import unusable_character
+from deid_core.records import USABLE_STRING, unusable_character
 from deid_core.spans import Category
 
 STUDY_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$"
@@ -43,10 +43,18 @@ class KnownIn(_Body):
     addresses: _KnownValues = Field(default_factory=list, max_length=MAX_VALUES)
 
 
+#: Documents what the validator below enforces: no lone surrogate, NUL or non-character.
+_USABLE = {"pattern": USABLE_STRING}
+
+
 class NoteIn(_Body):
-    id: str = Field(min_length=1, max_length=500, description="The caller's id of the note, unique in the request.")
-    patient_id: str | None = Field(default=None, max_length=500, description="Needed when the note has dates to shift.")
-    text: str = Field(min_length=1, description="The original note text.")
+    id: str = Field(
+        min_length=1, max_length=500, description="The caller's id of the note, unique in the request.", json_schema_extra=_USABLE
+    )
+    patient_id: str | None = Field(
+        default=None, max_length=500, description="Needed when the note has dates to shift.", json_schema_extra=_USABLE
+    )
+    text: str = Field(min_length=1, description="The original note text.", json_schema_extra=_USABLE)
     known: KnownIn | None = Field(default=None, description="The known identifiers of this note's patient (needs patient_id).")
 
     @field_validator("id", "patient_id", "text", mode="before")
@@ -174,6 +182,7 @@ class ReviewNoteOut(BaseModel):
     review: ReviewState
     revision: int
     actions: list[ReviewActionOut]
+    leaked: list[dict] = Field(default_factory=list, description="The leak report's hits in the original's offsets.")
 
 
 class ReviewActionIn(_Body):

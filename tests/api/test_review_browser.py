@@ -107,3 +107,58 @@ def test_reviewer_fixes_a_missed_name_in_chromium(api, live_server, tmp_path):
     print(f"review page screenshot (kept): {kept.resolve()}")
     fixed = api.client.get(f"/v1/review/notes/{note}", headers=api.auth("north")).json()
     assert MISSED_NAME not in fixed["output"] and fixed["actions"][-1]["reviewer"] == "north/alice"
+
+
+#: Flagged for the missed name; "Ellen Parker" is found twice, so removing one mention leaves a copy the leak report finds.
+TWICE = f"{FLAGGED_TEXT} Mrs. Ellen Parker called; Ellen Parker will return Monday."
+
+
+def test_a_withheld_note_highlights_the_leak_in_the_original_and_its_flags_follow_each_action(api, live_server, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    body = api.submit("north", NORTH, [{"id": "browser-leak", "patient_id": "p-l", "text": TWICE}])
+    note = body["notes"][0]["note"]
+    first = TWICE.index("Ellen Parker")
+    spans = api.client.get(f"/v1/review/notes/{note}", headers=api.auth("north")).json()["spans"]
+    assert any(s["start"] == first and s["category"] == "PATIENT" for s in spans), spans
+    first_end = next(s["end"] for s in spans if s["start"] == first)
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=str(CHROMIUM), headless=True, args=FLAGS, viewport={"width": 1400, "height": 900}
+        )
+        try:
+            page = context.new_page()
+            page.goto(f"{live_server}/review")
+            page.fill("#token", api.tokens["north"])
+            page.click("#sign-in")
+            page.wait_for_selector("#queue")
+            page.goto(f"{live_server}/review/notes/{note}")
+            # the reviewer removes the first mention: the second one's text is now left in the output
+            with page.expect_navigation():
+                page.click(f'button[data-action=remove][data-start="{first}"][data-end="{first_end}"]')
+            page.wait_for_selector("#original")
+            assert "Output withheld" in page.inner_text("#output")
+            leak = page.locator(f'#original mark.leak[data-start="{first}"]')
+            assert leak.count() == 1 and leak.inner_text().startswith("Ellen Parker")
+            flagged = page.inner_text("#flagged")
+            assert f"at original {first}-" in flagged and "output withheld" in flagged
+            assert "at output" not in flagged
+            # adding the span back clears the report, and the flag line says so at once
+            page.evaluate(
+                """([start, end]) => {
+                    document.getElementById('sel-start').value = start;
+                    document.getElementById('sel-end').value = end;
+                }""",
+                [first, first_end],
+            )
+            page.select_option("#category", "PATIENT")
+            with page.expect_navigation():
+                page.click("#add-span")
+            page.wait_for_selector("#output")
+            assert page.locator("#original mark.leak").count() == 0
+            assert "Ellen Parker" not in page.inner_text("#output")
+            flagged = page.inner_text("#flagged")
+            assert "no hits" in flagged and "hit(s)" not in flagged
+            page.screenshot(path=str(tmp_path / "review-leak.png"), full_page=True)
+        finally:
+            context.close()
