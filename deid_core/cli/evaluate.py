@@ -1,8 +1,10 @@
 """``deid eval``: score predicted spans against gold.
 
 Prints per-category precision, recall and F1 with bootstrap intervals, the
-micro and macro averages, the zero-leak rate at each IoU threshold and the
-character-level recall; ``--json`` writes every number for later tables.
+micro and macro averages, the zero-leak rate at each IoU threshold, the
+character-level recall, and the false positives per 1,000 words and by the
+source that produced them (``docs/detection.md``); ``--json`` writes every
+number for later tables.
 
 Several systems in one run: ``--pred`` repeated (one table per file), or
 ``--mix rules,encoder`` to run each recognizer of the mix on the gold notes'
@@ -26,7 +28,8 @@ from deid_core.evaluation.documents import EvalDocument, EvalInputError
 from deid_core.evaluation.metrics import PRIMARY_TAU, SENSITIVITY_TAU, EvalConfig, EvalResult, evaluate
 from deid_core.evaluation.readers import FORMATS, detect_format, load_gold, load_predictions
 from deid_core.evaluation.known import format_known_recall, known_recall
-from deid_core.evaluation.report import format_table, to_json
+from deid_core.evaluation.report import false_positives_json, format_false_positives, format_table, to_json
+from deid_core.evaluation.sources import FalsePositives, false_positives
 from deid_core.known import KnownError, read_known
 from deid_core.recognizers.known import KnownIdentifierRecognizer
 from deid_core.records import atomic_writer
@@ -164,6 +167,11 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return fail("eval", str(exc))
     results: list[tuple[str, EvalResult]] = []
+    noise: dict[str, FalsePositives] = {}
+
+    def fp(name: str, docs: list[EvalDocument]) -> None:
+        noise[name] = false_positives(gold, docs, config.taus[0], pool_names=config.pool_names)
+
     try:
         gold_fmt = args.gold_format or detect_format(args.gold)
         gold = load_gold(args.gold, gold_fmt, _crosswalk(args.crosswalk))
@@ -171,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
             systems, patients = _mix_predictions(args, gold)
             for name, docs in systems:
                 results.append((name, evaluate(gold, docs, config)))
+                fp(name, docs)
         elif args.known is not None:
             raise EvalInputError("--known needs --mix: it scores the recognizers with and without the known identifiers")
         else:
@@ -178,6 +187,7 @@ def run(args: argparse.Namespace) -> int:
                 pred_fmt = args.pred_format or detect_format(path)
                 preds = load_predictions(path, pred_fmt, _crosswalk(args.crosswalk))
                 results.append((str(path), evaluate(gold, preds.documents, config, issues=preds.issues)))
+                fp(str(path), preds.documents)
     except EvalInputError as exc:
         return fail("eval", str(exc))
     several = len(results) > 1
@@ -185,6 +195,8 @@ def run(args: argparse.Namespace) -> int:
         if several:
             print(f"=== {name} ===")
         print(format_table(result))
+        print()
+        print(format_false_positives(noise[name]))
         if several:
             print()
         for issue in result.issues:
@@ -198,7 +210,9 @@ def run(args: argparse.Namespace) -> int:
         print()
         print(format_known_recall(rows, tau))
     if args.json_out is not None:
-        body = to_json(results[0][1]) if not several and args.mix is None else {name: to_json(r) for name, r in results}
+        body = {name: {**to_json(r), "false_positives": false_positives_json(noise[name])} for name, r in results}
+        if not several and args.mix is None:
+            body = next(iter(body.values()))
         with atomic_writer(args.json_out) as fh:
             json.dump(body, fh, indent=2)
             fh.write("\n")

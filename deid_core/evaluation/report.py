@@ -7,6 +7,7 @@ a figure in a paper can be traced back to TP/FP/FN without re-running.
 from __future__ import annotations
 
 from deid_core.evaluation.metrics import CategoryResult, Estimate, EvalResult, Scores
+from deid_core.evaluation.sources import FalsePositives
 
 _METRICS = ("precision", "recall", "f1", "f2")
 
@@ -124,3 +125,26 @@ def format_table(result: EvalResult) -> str:
         lines += ["", f"prediction issues ({len(result.issues)}):"]
         lines += [f"  {issue}" for issue in result.issues]
     return "\n".join(lines)
+
+
+#: sources listed by name in the false-positive table; the rest are summed
+TOP_SOURCES = 12
+
+
+def format_false_positives(fp: FalsePositives) -> str:
+    """False positives per 1,000 words and the sources that produced the most of them."""
+    lines = [
+        f"false positives at IoU >= {fp.tau:g}: {fp.count} in {fp.words} words "
+        f"({fp.per_1000_words:.2f} per 1,000 words)"
+    ]
+    if fp.by_source:
+        lines.append(f"  {'FP':>5}  source")
+        lines += [f"  {n:>5}  {source}" for source, n in fp.by_source[:TOP_SOURCES]]
+        rest = sum(n for _, n in fp.by_source[TOP_SOURCES:])
+        if rest:
+            lines.append(f"  {rest:>5}  ({len(fp.by_source) - TOP_SOURCES} other sources)")
+    return "\n".join(lines)
+
+
+def false_positives_json(fp: FalsePositives) -> dict:
+    return {"tau": fp.tau, "count": fp.count, "words": fp.words, "per_1000_words": fp.per_1000_words, "by_source": dict(fp.by_source)}

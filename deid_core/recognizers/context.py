@@ -36,7 +36,6 @@ from deid_core.recognizers.gazetteer import (
 )
 from deid_core.recognizers.lexicon import (
     CREDENTIALS,
-    RARE_WORD_FREQ,
     DOCTOR_TITLES,
     NAME_PARTICLES,
     NUMBERED_BEFORE_PLACE,
@@ -66,6 +65,8 @@ _FUNCTION_WORDS = frozenset(
 _STRONG_CUE_MODES = frozenset({"relation", "header", "credential", "signature", "continued"})
 _TITLE_MODES = frozenset({"title", "title_lower"})
 _NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
+#: English inflections: an unlisted word so shaped is a word ("LIGHTENED", "dictating"), not a name
+_INFLECTED = re.compile(r"(?:ing|ed|tion|ment|ness|ly|able|ible|ous|ive)$")
 _MODALS = frozenset("will may can could would should must might shall said says told wants asked called is was has had".split())
 _DOCTOR_TITLE_SET = frozenset(t.lower() for t in DOCTOR_TITLES)
 _CREDENTIAL_SET = frozenset(c.replace(".", "") for c in CREDENTIALS) | frozenset(CREDENTIALS)
@@ -217,6 +218,7 @@ _DRUG_SUFFIX = re.compile(
     r"(?:pine|pril|olol|alol|statin|sartan|mab|nib|azole|cillin|mycin|floxacin|oxetine|azepam|zolam|parin|gliptin|gliflozin|triptan"
     r"|vir|dronate|lukast|tidine|prazole|caine|sone|olone|terol|formin|glutide|xaban|gatran|tropin|dipine|semide|thiazide|profen)$"
 )
+_LOWER_CREDENTIAL = re.compile(r"(?<![\w/-])(?:(?:bsn|msn)/)?(?:rn|lpn|np|rrt|cna|bsn|msn|pa-c)(?:/(?:bsn|msn))?(?![\w/-])")
 _CREDENTIAL_RE = re.compile(
     r"(?P<sep>[ \t]*,?[ \t]*)(?P<cred>"
     + alternation(CREDENTIALS)
@@ -434,7 +436,7 @@ class NameRecognizer(RuleRecognizer):
             return False
         if is_name:
             return header_caps or not lex.is_common_word(low)
-        return mode in _STRONG_CUE_MODES and lex.frequency(low) < RARE_WORD_FREQ
+        return mode in _STRONG_CUE_MODES and not lex.is_common_word(low) and not _INFLECTED.search(low)
 
     # -------------------------------------------------------------- runs
     def _gap(self, text: str, a: Token, b: Token) -> str:
@@ -484,8 +486,8 @@ class NameRecognizer(RuleRecognizer):
             tok_mode = mode
             if count and tok.shape == "lower" and tokens[j - 1].shape == "lower":
                 tok_mode = "lower_rest" if mode == "signoff" else "lower_rest_strict" if mode in ("inline", "relation") else mode
-            if count and tok.caseless and tok_mode not in _STRONG_CUE_MODES | _TITLE_MODES:
-                tok_mode = "continued"
+            if count and tok.caseless and tok_mode not in _STRONG_CUE_MODES:
+                tok_mode = "continued"  # "per dr kenney ok to transfer": the title vouches for one word only
             if not self.acceptable(tok, tok_mode, listed):
                 break
             last = j
@@ -741,6 +743,15 @@ class NameRecognizer(RuleRecognizer):
                 continue  # "Triage RN Odalys Ferrante": the credential is the role of the name after it
             if run:
                 out.append(self._span(text, tokens, run, Category.DOCTOR, 0.9, "credential"))
+        if tokens and tokens[0].note_lower:
+            # "barbara j. parrilli bsn/rn", "report given to kathy rn": a credential typed in lower case
+            for m in _LOWER_CREDENTIAL.finditer(text):
+                k = self._token_index_at(tokens, m.start()) - 1
+                if k < 0 or text[tokens[k].end : m.start()].strip(" \t,") != "":
+                    continue
+                run = self.run_backward(text, tokens, k, listed)
+                if run:
+                    out.append(self._span(text, tokens, run, Category.DOCTOR, 0.85, "credential_lower"))
         return self._doctor_signoffs(text, out)
 
     def _rare_lower_name_at(self, tokens: Sequence[Token], k: int) -> bool:

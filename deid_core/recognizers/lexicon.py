@@ -40,8 +40,6 @@ NAME_FIRST_RATIO = 0.03
 COMMON_WORD_FREQ = 1e-6
 #: ... and the stricter bar used right after a strong cue such as ``Dr.``.
 VERY_COMMON_WORD_FREQ = 1e-5
-#: English word frequency below which an unlisted word may be a name where letter case says nothing.
-RARE_WORD_FREQ = 1e-7
 #: assumed population share of a name known only from Faker.
 _FAKER_ONLY_SHARE = 1e-5
 

@@ -955,6 +955,10 @@ def _clinical_value(v: str) -> bool:
     return bool(word) and default_lexicon().is_clinical(word.group(1))
 
 
+#: "VOIDED 300CC": a number with its unit is a measure, whatever word stands before it
+_MEASURE_VALUE = re.compile(r"\d+(?:\.\d+)?[ \t]?(?:cc|ml|l|mg|mcg|g|kg|meq|units?|u|%)", _I)
+
+
 def _labelled_id_ok(text: str, m: re.Match[str]) -> bool:
     v = m.group("v")
     if _clinical_value(v):
@@ -1017,7 +1021,7 @@ _NOT_ID_WORDS = frozenset(
 
 def _any_label_id_ok(text: str, m: re.Match[str]) -> bool:
     v = m.group("v")
-    if m.group("word").lower().rstrip(".") in _NOT_ID_WORDS or _clinical_value(v):
+    if m.group("word").lower().rstrip(".") in _NOT_ID_WORDS or _clinical_value(v) or _MEASURE_VALUE.fullmatch(v):
         return False
     return _digits(v) >= 3 and len(v) >= 5
 
@@ -1028,7 +1032,7 @@ _ID_RULES = _ID_RULES + (
         "any_label",
         Category.ID,
         re.compile(
-            r"(?<![\w])(?P<word>[A-Z][A-Za-z]{1,14}\.?|[A-Z]{2,6})[ \t]*(?:No\.?|no\.|NO\b\.?|Number|number|NUMBER|Nbr|#|ID)[ \t]*[:#=|]?[ \t]*"
+            r"(?<![\w])(?P<word>[A-Z][A-Za-z]{1,14}\.?|[A-Z]{2,6})[ \t]*(?:No\.?|no\.|NO\b\.?|Number|number|NUMBER|Nbr|#|ID(?![A-Za-z]))[ \t]*[:#=|]?[ \t]*"
             + _ID_VALUE
         ),
         score=0.85,
