@@ -321,11 +321,16 @@ def _anonymize(ctx: StageContext, s: Session, batch: Batch, config: PipelineConf
         anonymizer = _anonymizer(ctx, batch, config)
     except Exception as exc:
         return {n.id: exc for n in notes}, "anonymizer", "key unavailable"
+    try:
+        known = _known_recognizer(ctx, s, batch, notes)
+    except Exception as exc:  # as in the resolve stage: no note goes out without its record
+        return {n.id: exc for n in notes}, "anonymizer", "known identifiers unavailable"
     spans = spans_by_note(s, [n.id for n in notes], [RESOLVED], batch.pipeline_version)
     results: dict[int, _Ok | BaseException] = {}
     for n in notes:
         try:
-            out = anonymizer.anonymize(Note(n.external_id, n.text, n.patient_id, tuple(spans[n.id])))
+            spellings = known.spellings(n.text, n.patient_id) if known is not None else {}
+            out = anonymizer.anonymize(Note(n.external_id, n.text, n.patient_id, tuple(spans[n.id]), spellings))
             leaks = scan_output(n.text, spans[n.id], out.text, out.replacements, n.patient_id)
             replacements = [dict(asdict(r), category=r.category.value) for r in out.replacements]
             row = Output(

@@ -291,3 +291,16 @@ def test_a_known_name_gets_one_surrogate_in_every_form_found_only_through_the_li
     assert "quintero" not in out.lower() and "maria" not in out.lower()
     first, last = out.split("Patient: ")[1].split(" seen")[0].split(" ")
     assert f"{last.lower()}, {first.lower()}" in out and f"{last.upper()}'s daughter" in out and f"w/ {first.lower()}." in out
+
+
+def test_a_misspelling_found_through_the_list_gets_the_surrogate_of_the_records_spelling(study_key):
+    from deid_core.anonymizer.engine import Anonymizer, Note
+
+    text = "Patient: Maria Quintero seen. Mrs Quinteros (sp?) asked; QUINTEROS called"
+    rec = KnownIdentifierRecognizer(KnownSet.of([KnownPatient("P1", names=("Maria Quintero",))]))
+    spellings = rec.spellings(text, "P1")
+    assert spellings == {"Quinteros": "Quintero", "QUINTEROS": "QUINTERO"}
+    spans = tuple(rec.analyze(text, context=NoteContext("n1", "P1")))
+    out = Anonymizer(study_key).anonymize(Note("n1", text, "P1", spans, spellings)).text
+    surname = out.split("Patient: ")[1].split(" seen")[0].split(" ")[1]
+    assert f"Mrs {surname} (sp?)" in out and f"; {surname.upper()} called" in out

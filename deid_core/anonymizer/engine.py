@@ -17,7 +17,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
 from deid_core.anonymizer.ages import cap_age
 from deid_core.anonymizer.birth_dates import birth_dates_over_age
@@ -53,6 +53,8 @@ class Note:
     text: str
     patient_id: str | None = None
     spans: tuple[Span, ...] = ()
+    #: name words written misspelled -> the record's spelling (known identifiers), so both get one surrogate
+    spellings: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +200,9 @@ class Anonymizer:
         if category in (Category.PATIENT, Category.DOCTOR):
             people = (Category.PATIENT, Category.DOCTOR)
             names = " ".join(s.text_in(note.text) for s in note.spans if s.category in people)
+            if note.spellings:
+                words = re.compile(r"(?<![^\W\d_])(?:" + "|".join(map(re.escape, sorted(note.spellings, key=len, reverse=True))) + r")(?![^\W\d_])")
+                return lambda text: self._names.replace(words.sub(lambda m: note.spellings[m.group()], text), note_names=names)
             return lambda text: self._names.replace(text, note_names=names)
         if category is Category.LOCATION:
             return self._places.location

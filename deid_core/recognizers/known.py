@@ -120,6 +120,7 @@ class _Word:
     weak: bool = False
     initial: bool = False
     particle: bool = False
+    spelled: str | None = None  # the record's token this word misspells
 
 
 @dataclass
@@ -327,9 +328,30 @@ class KnownIdentifierRecognizer(RuleRecognizer):
             word.weak = len(f) <= 2 or self._common(raw)
             return word
         if len(f) >= FUZZY_MIN and not self._common(raw) and self.lexicon.frequency(raw) < COMMON_WORD_FREQ:
-            near = {p for t, ps in index.fuzzy_tokens.items() if within_one_edit(f, t) for p in ps}
-            word.persons = frozenset(near)
+            near = sorted(t for t in index.fuzzy_tokens if within_one_edit(f, t))
+            if near:
+                word.persons = frozenset(p for t in near for p in index.fuzzy_tokens[t])
+                word.spelled = near[0]
         return word
+
+    def spellings(self, text: str, patient_id: str | None) -> dict[str, str]:
+        """Misspelled name words of ``text`` and the record's spelling of each, in the word's case.
+
+        For the anonymizer, so ``Quinteros`` gets the surrogate of ``Quintero``.
+        """
+        index = self.index_for(patient_id)
+        if index is None or not index.persons:
+            return {}
+        zones = [(m.start(), m.end()) for m in _WEB_ZONE.finditer(text)]
+        out: dict[str, str] = {}
+        for m in _WORD.finditer(text):
+            if _inside(m, zones):
+                continue
+            w = self._word(text, m, index)
+            if w.spelled is not None:
+                written = text[w.start : w.end]
+                out[written] = w.spelled.upper() if written.isupper() else w.spelled.capitalize() if written[:1].isupper() else w.spelled
+        return out
 
     def _cued(self, text: str, start: int) -> str | None:
         """The title or cue word right before a name ("Ms.", "Dr", "daughter", "Patient:"), folded."""

@@ -49,6 +49,19 @@ def test_run_known_masks_a_lowercase_common_word_surname_only_the_record_names(t
     assert "young" not in after and "maria" not in after and "c/o cough" in after
 
 
+def test_run_known_gives_a_misspelled_surname_the_surrogate_of_the_records_spelling(tmp_path):
+    text = "Patient: Maria Quintero seen today. Mrs Quinteros (sp?) asked for a copy."
+    notes = _write(tmp_path / "notes.jsonl", [{"id": "n1", "patient_id": "P1", "text": text}])
+    known = _write(tmp_path / "known.jsonl", [KnownPatient("P1", names=("Maria Quintero",)).to_dict()])
+    key = tmp_path / "k.key"
+    assert main(["keygen", "--study", "s", "--out", str(key)]) == 0
+    out = tmp_path / "out.jsonl"
+    assert main(["run", "--in", str(notes), "--out", str(out), "--key-file", str(key), "--known", str(known)]) == 0
+    got = json.loads(out.read_text())["text"]
+    surname = got.split("Patient: ")[1].split(" seen")[0].split(" ")[1]
+    assert f"Mrs {surname} (sp?)" in got and "Quinter" not in got
+
+
 def test_run_known_fails_only_the_notes_of_a_patient_whose_record_is_bad(tmp_path, capsys):
     notes = _write(
         tmp_path / "notes.jsonl",
