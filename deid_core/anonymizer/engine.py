@@ -201,8 +201,10 @@ class Anonymizer:
             people = (Category.PATIENT, Category.DOCTOR)
             names = " ".join(s.text_in(note.text) for s in note.spans if s.category in people)
             if note.spellings:
-                words = re.compile(r"(?<![^\W\d_])(?:" + "|".join(map(re.escape, sorted(note.spellings, key=len, reverse=True))) + r")(?![^\W\d_])")
-                return lambda text: self._names.replace(words.sub(lambda m: note.spellings[m.group()], text), note_names=names)
+                longest_first = "|".join(map(re.escape, sorted(note.spellings, key=len, reverse=True)))
+                words = re.compile(rf"(?<![^\W\d_])(?:{longest_first})(?![^\W\d_])")
+                spelled = lambda text: words.sub(lambda m: note.spellings[m.group()], text)  # noqa: E731
+                return lambda text: self._names.replace(spelled(text), note_names=names)
             return lambda text: self._names.replace(text, note_names=names)
         if category is Category.LOCATION:
             return self._places.location
