@@ -155,6 +155,9 @@ def parse_known_lines(lines: Iterable[bytes | str]) -> Iterator[KnownPatient | K
         except json.JSONDecodeError as exc:
             yield KnownRecordError(number, None, f"malformed JSON: {exc.msg} at column {exc.colno}")
             continue
+        except RecursionError:
+            yield KnownRecordError(number, None, "malformed JSON: nested too deeply")
+            continue
         pid = data.get("patient_id") if isinstance(data, dict) else None
         try:
             yield known_from_dict(data, "known-identifier record")

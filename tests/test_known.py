@@ -68,11 +68,11 @@ def test_file_keeps_good_records_reports_bad_lines_and_merges_a_patients_rows(tm
         b"{not json\n"
         b'{"patient_id": "P2", "ids": [7]}\n'
         b'{"patient_id": "P1", "ids": ["00123456"]}\n'
-        b"\xff\xfe\n"
+        b"\xff\xfe\n" + b"[" * 100000 + b"\n"
     )
     read = read_known(path)
     assert read.known.get("P1") == KnownPatient("P1", names=("Maria Lopez",), ids=("00123456",))
-    assert [(e.line, e.patient_id) for e in read.errors] == [(2, None), (3, "P2"), (5, None)]
+    assert [(e.line, e.patient_id) for e in read.errors] == [(2, None), (3, "P2"), (5, None), (6, None)]
     assert read.failed_patients == {"P2"}
 
 
