@@ -9,7 +9,9 @@ task.  The sweeper re-sends it at its current stage; the stage executor
 skips what already ran, so a spare message costs a lookup, never a second
 result.  Each re-sent item is touched, so it is re-sent at most once per
 deadline, and each re-delivery counts towards ``max_deliveries`` as any
-other delivery does.
+other delivery does.  Workers re-send one note per message, as a
+redelivered chunk is split: a stalled note may be the one that killed its
+worker.
 
 Every worker runs a :class:`SweepLoop` in its main process; a lock with
 the interval as its lifetime lets one sweep run per interval fleet-wide.

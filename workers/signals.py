@@ -86,7 +86,9 @@ def start_sweeper() -> None:
         if not sessions:  # built in this thread, after any fork; no pooled connection to inherit
             engine = make_engine(settings.database_url, settings.database_schema, pooled=False)
             sessions.append(session_factory(engine))
-        return sweep(sessions[0], dispatcher().send, timing.stall_after, settings.chunk_size)
+        # one note per message, as a redelivered chunk is split: a stalled item may be the note that
+        # killed its worker, and a chunk the sweeper made up would give recognizers other neighbours
+        return sweep(sessions[0], dispatcher().send, timing.stall_after, 1)
 
     def take_turn() -> bool:
         return bool(lock.set(lock_key, b"1", nx=True, px=max(500, int(timing.interval * 1000) - 100)))
