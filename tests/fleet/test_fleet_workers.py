@@ -193,3 +193,18 @@ def test_poison_note_is_failed_after_the_redelivery_cap(fleet_env, worker, tmp_p
     assert failure.record_id == "p2" and failure.error_class == REDELIVERY_LIMIT
     assert "delivered" in failure.error
     assert worker.alive  # the pool lost children, the worker lived on
+
+
+def test_a_nul_note_fails_alone_on_the_celery_workers_without_sql_text(fleet_env, worker):
+    from fleet.producer import IncomingNote
+
+    text = "Mrs. Ellen Parker seen on 03/14/2021 by Dr. Alan Brooks."
+    notes = [IncomingNote(i + 1, f"nul-{i}", text, "P1") for i in range(5)]
+    notes[1] = IncomingNote(2, "nul-1", text + "\x00", "P1")
+    with connect(fleet_env.settings) as client:
+        batch = client.submit(notes, STUDY, RULES)
+        status = client.wait(batch.batch_id, timeout=60, poll=0.2)
+        (failure,) = client.failures(batch.batch_id)
+    assert (status.done, status.failed, status.pending) == (4, 1, 0)
+    assert (failure.record_id, failure.error_class) == ("nul-1", "MalformedRecord")
+    assert "text holds NUL" in failure.error and "INSERT" not in failure.error
