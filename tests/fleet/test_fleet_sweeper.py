@@ -96,4 +96,3 @@ def test_a_batch_stored_but_never_sent_is_sent_by_the_sweeper_once_per_deadline(
 def test_sweep_deadline_follows_the_time_limit():
     assert sweep_timing(600).stall_after == 660 and sweep_timing(600).interval == 60
     assert sweep_timing(8).stall_after == 9 and sweep_timing(8).interval == 1
-
