@@ -14,7 +14,6 @@ import uuid
 from pathlib import Path
 
 import psycopg
-import pytest
 import redis
 from sqlalchemy.engine import make_url
 
@@ -113,7 +112,7 @@ def test_submit_wait_with_no_workers_shows_progress_and_times_out(fleet_env, tmp
     batch = out.strip()
     assert re.search(r"batch \w{8}: +0%.*0/4", err), err
     assert "pending=4" in err
-    assert f"gave up waiting after 2s" in err and f"deid submit --resume {batch}" in err
+    assert "gave up waiting after 2s" in err and f"deid submit --resume {batch}" in err
 
 
 def test_each_queue_prefix_has_its_own_unacked_set(fleet_env, tmp_path):
