@@ -1264,10 +1264,13 @@ class FacilityRecognizer(RuleRecognizer):
             remaining = [w.group(0).rstrip(".,").lower() for w in words[keep:]]
             if all(w in _GENERIC_FACILITY_WORDS or w in ("of", "the", "and", "&") for w in remaining):
                 continue
-            if caps_line_at(text, m.start()) and all(
-                w in ("of", "the", "and", "&", "for") or (lex.is_common_word(w, strict=True) and not lex.is_name(w)) for w in remaining
+            if caps_line_at(text, m.start()) and (
+                all(w in ("of", "the", "and", "&", "for") or (lex.is_common_word(w, strict=True) and not lex.is_name(w)) for w in remaining)
+                or (lex.is_clinical(type_words[-1]) and all(len(w) <= 3 for w in remaining))
             ):
-                continue  # "CASE MANAGEMENT FOR REHAB": in capitals, ordinary words before a type are no facility's name
+                # "CASE MANAGEMENT FOR REHAB", "HR 90'S ST. GI: ...": in capitals, ordinary words or an
+                # abbreviation before a type word that is itself clinical are no facility's name
+                continue
             if m.group("type").split()[-1].lower() in _WEAK_FAC_TYPES:
                 proper = [w for w in remaining if w not in ("of", "the", "and", "&", "for")]
                 if all(_ADJECTIVE_END.search(w) or w in _GENERIC_FACILITY_WORDS for w in proper) or (
