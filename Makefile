@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 OUT    ?= out
 
-.PHONY: run test venv install install-test services system-packages clean
+.PHONY: run test venv install install-test encoder services system-packages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +13,7 @@ venv: $(BIN)/python
 
 install: venv
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet -e '.[encoder]'
 
 install-test: venv
 	$(BIN)/pip install --quiet --upgrade pip
@@ -21,10 +21,17 @@ install-test: venv
 
 KEY    := .deid/demo-study.key
 
-run: install
+# The default encoder, trained once from its recipe with a fixed seed into
+# models/encoder/ (minutes on a CPU; the command prints how long), then reused
+# until the recipe, its training data or the training code change.
+encoder: install
+	@$(BIN)/deid train encoder --default
+
+run: install encoder
 	@mkdir -p -m 700 .deid
 	@test -f $(KEY) || $(BIN)/deid keygen --study demo --out $(KEY)
-	$(BIN)/deid run --in samples/notes.jsonl --out $(OUT)/deidentified.jsonl --key-file $(KEY)
+	@echo "de-identifying samples/notes.jsonl with the rules and the default encoder (models/encoder)"
+	$(BIN)/deid run --in samples/notes.jsonl --out $(OUT)/deidentified.jsonl --key-file $(KEY) --recognizers rules,encoder
 
 services:
 	@bash scripts/services.sh

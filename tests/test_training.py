@@ -115,6 +115,60 @@ def test_train_command_parses_and_rejects_bad_settings_before_training(capsys):
 
 
 # ---------------------------------------------------------------------------
+# The default recipe and its digest (no training)
+# ---------------------------------------------------------------------------
+
+
+def _train_args(*argv):
+    from deid_core.cli import train
+
+    parser = argparse.ArgumentParser(prog="deid")
+    train.register(parser.add_subparsers(dest="command"))
+    return parser.parse_args(["train", "encoder", *argv])
+
+
+def test_recipe_digest_follows_the_training_data_and_settings_but_not_threads(tmp_path):
+    from deid_core.training.recipe import recipe_digest
+
+    written = tmp_path / "written.jsonl"
+    written.write_text('{"id": "w1", "text": "Seen on 4/2/2021.", "spans": [{"start": 8, "end": 16, "label": "DATE"}]}\n')
+    config = TrainConfig(notes=10, extra=(str(written),))
+    first = recipe_digest(config)
+    assert recipe_digest(TrainConfig(notes=10, extra=(str(written),), threads=1)) == first
+    assert recipe_digest(TrainConfig(notes=10, extra=(str(written),), epochs=3)) != first
+    assert recipe_digest(TrainConfig(notes=10, extra=(str(written),), synth_seed=99)) != first  # other generated notes
+    written.write_text(written.read_text().replace("4/2/2021", "4/3/2021"))
+    assert recipe_digest(config) != first
+
+
+def test_the_default_recipe_names_only_dev_notes_and_refuses_held_out_sets(tmp_path):
+    from deid_core.training.recipe import DEFAULT_EXTRA, check_extra, default_recipe
+
+    recipe = default_recipe()
+    check_extra(recipe)  # every file is there, none is held out
+    assert len(recipe.extra) == len(DEFAULT_EXTRA)
+    for held_out in ("eval/heldout/set_b.jsonl", "eval/heldout/set_k.jsonl"):
+        with pytest.raises(ValueError, match="held-out"):
+            check_extra(TrainConfig(extra=(held_out,)))
+    args = _train_args("--extra", "eval/heldout/set_b.jsonl", "--no-progress", "--out", str(tmp_path / "enc"))
+    assert args.func(args) == 2
+    assert not (tmp_path / "enc").exists()
+
+
+def test_a_default_build_whose_recipe_is_unchanged_is_not_retrained(tmp_path, capsys):
+    from deid_core.training.recipe import STAMP_FILE, default_recipe, recipe_digest
+
+    out = tmp_path / "encoder"
+    out.mkdir()
+    (out / "model_card.json").write_text("{}")
+    (out / STAMP_FILE).write_text(recipe_digest(default_recipe()) + "\n")
+    args = _train_args("--default", "--out", str(out), "--no-progress")
+    assert args.func(args) == 0
+    assert "up to date" in capsys.readouterr().out
+    assert sorted(p.name for p in out.iterdir()) == ["model_card.json", STAMP_FILE]
+
+
+# ---------------------------------------------------------------------------
 # A real training run
 # ---------------------------------------------------------------------------
 
@@ -137,8 +191,10 @@ def trained(tmp_path_factory):
     pytest.importorskip("transformers")
     from deid_core.training import train_encoder
 
+    from deid_core.training.recipe import recipe_digest
+
     out = tmp_path_factory.mktemp("trained") / "encoder"
-    return train_encoder(TINY, out, progress=False)
+    return train_encoder(TINY, out, progress=False, stamp=recipe_digest(TINY))
 
 
 @pytest.fixture(scope="module")
@@ -194,6 +250,23 @@ def test_model_card_records_data_backbone_seed_hyperparameters_and_scores(traine
     micro = per_cat["micro"]
     assert f"| **micro** | {micro['gold']} | {micro['predicted']} | {micro['matched']} |" in md
     assert "synthetic" in md and str(TINY.seed) in md
+
+
+def test_every_build_writes_an_int8_form_that_scores_as_the_fp32_weights_do(trained):
+    from deid_core.recognizers.encoder import CPU_MODEL_FILE
+
+    int8, full = trained.scores["micro"], trained.scores_fp32["micro"]
+    assert abs(int8.f1 - full.f1) <= 0.02 and abs(int8.recall - full.recall) <= 0.02, (int8, full)
+    weights = (trained.out_dir / "model.safetensors").stat().st_size
+    assert (trained.out_dir / CPU_MODEL_FILE).stat().st_size < weights / 2
+    assert read_model_card(trained.out_dir)["evaluation"]["fp32"]["iou_0.5"]["f1"] == pytest.approx(full.f1, abs=1e-4)
+
+
+def test_a_finished_build_is_stamped_with_its_recipe_digest(trained):
+    from deid_core.training.recipe import built_digest, recipe_digest
+
+    assert built_digest(trained.out_dir) == recipe_digest(TINY)
+    assert recipe_digest(TINY) != recipe_digest(TrainConfig())
 
 
 def test_trained_model_loads_as_the_default_encoder_and_finds_phi(trained, monkeypatch):

@@ -26,6 +26,18 @@ def score_table(scores: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _fp32_line(ev: dict[str, Any]) -> str:
+    full = ev.get("fp32")
+    if not full:
+        return ""
+    loose, strict = full["iou_0.5"], full["iou_0.8"]
+    return (
+        f"\nThe fp32 weights on the same notes: micro F1 {loose['f1']:.3f} (IoU >= 0.5) and "
+        f"{strict['f1']:.3f} (IoU >= 0.8), recall {loose['recall']:.3f} and {strict['recall']:.3f}, "
+        f"at {full['content_tokens_per_second']} content tokens/s.\n"
+    )
+
+
 def render_markdown(card: dict[str, Any]) -> str:
     data, hp, ev, tp, tr = card["data"], card["hyperparameters"], card["evaluation"], card["throughput"], card["training"]
     backbone = card["backbone"]
@@ -66,7 +78,8 @@ backbone is uncased, so capitalisation carries no signal.
 ## Held-out evaluation
 
 {ev['matching']}; decoding threshold 1 - P(O) > {ev['decoding_threshold']}, windows of
-{ev['window_tokens']} tokens with {ev['overlap_tokens']} overlap.
+{ev['window_tokens']} tokens with {ev['overlap_tokens']} overlap; {ev.get('precision', 'fp32')}, as a CPU runs it.
+{_fp32_line(ev)}
 
 ### IoU >= 0.5
 
@@ -79,7 +92,7 @@ backbone is uncased, so capitalisation carries no signal.
 ## Throughput
 
 {tp['content_tokens_per_second']} content tokens/s ({tp['content_tokens']} tokens in {tp['seconds']} s) on
-{tp['threads']} CPU threads, fp32, including tokenization and decoding.
+{tp['threads']} CPU threads, {ev.get('precision', 'fp32')}, including tokenization and decoding.
 
 ## Software
 

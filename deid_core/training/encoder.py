@@ -35,6 +35,7 @@ from deid_core.training.data import (
     split_by_patient,
 )
 from deid_core.training.metrics import CategoryScore, score_spans
+from deid_core.training.quantize import write_int8_model
 
 
 class TrainingError(RuntimeError):
@@ -102,6 +103,9 @@ class TrainResult:
     card: dict = field(repr=False)
     train_seconds: float = 0.0
     tokens_per_second: float = 0.0
+    #: The same held-out notes through the fp32 weights; ``scores`` are the int8 form's, which CPUs run.
+    scores_fp32: dict[str, CategoryScore] = field(default_factory=dict)
+    tokens_per_second_fp32: float = 0.0
 
 
 def seed_everything(seed: int) -> None:
@@ -162,7 +166,7 @@ def _versions() -> dict[str, str]:
     from importlib.metadata import PackageNotFoundError, version
 
     out = {"python": platform.python_version()}
-    for pkg in ("torch", "transformers", "tokenizers", BACKBONE_PACKAGE.replace("_", "-")):
+    for pkg in ("torch", "transformers", "tokenizers", "onnxruntime", BACKBONE_PACKAGE.replace("_", "-")):
         try:
             out[pkg] = version(pkg)
         except PackageNotFoundError:
@@ -213,6 +217,7 @@ def _card(
             "split": "held-out synthetic notes (patient-disjoint)",
             "matching": "span-level, same category, one-to-one per note",
             "decoding_threshold": config.threshold,
+            "precision": "int8 (ONNX Runtime, dynamic quantization)",
             "window_tokens": recognizer.config.window_tokens,
             "overlap_tokens": recognizer.config.overlap_tokens,
             "iou_0.5": {k: v.to_json() for k, v in scores[0].items()},
@@ -236,8 +241,13 @@ def train_encoder(
     progress: bool = True,
     log: Callable[[str], None] | None = None,
     backbone: str | os.PathLike[str] | None = None,
+    stamp: str | None = None,
 ) -> TrainResult:
-    """Train, evaluate on a patient-disjoint held-out split, write model + card."""
+    """Train, evaluate on a patient-disjoint held-out split, write model + card.
+
+    ``stamp``, the recipe digest of a default build, is written beside the
+    model last, so an interrupted build is never taken for a finished one.
+    """
     say = log or (lambda _msg: None)
     out = Path(out_dir) if out_dir is not None else repo_model_dir()
     _check_target(out)
@@ -253,7 +263,7 @@ def train_encoder(
     bars_were_on = hf_logging.is_progress_bar_enabled()
     hf_logging.disable_progress_bar()  # ours is the one bar worth watching
     try:
-        return _train(config, out, say, backbone, progress)
+        return _train(config, out, say, backbone, progress, stamp)
     finally:
         if bars_were_on:
             hf_logging.enable_progress_bar()
@@ -265,6 +275,7 @@ def _train(
     say: Callable[[str], None],
     backbone: str | os.PathLike[str] | None,
     progress: bool,
+    stamp: str | None,
 ) -> TrainResult:
     import torch
     from tqdm import tqdm
@@ -362,12 +373,17 @@ def _train(
     try:
         model.save_pretrained(staging)
         tokenizer.save_pretrained(staging)
-        recognizer = load_encoder(staging, config=EncoderConfig(threshold=config.threshold, device="cpu"))
-        say(f"trained in {train_seconds:.0f} s; scoring {len(heldout)} held-out notes")
-        predicted = recognizer.analyze_batch([n.text for n in heldout])
+        say(f"trained in {train_seconds:.0f} s; writing the int8 form and scoring {len(heldout)} held-out notes")
+        write_int8_model(staging)
         gold = [n.spans for n in heldout]
+        texts = [n.text for n in heldout]
+        full = load_encoder(staging, config=EncoderConfig(threshold=config.threshold, device="cpu", precision="fp32"))
+        full_pred = full.analyze_batch(texts)
+        recognizer = load_encoder(staging, config=EncoderConfig(threshold=config.threshold, device="cpu", precision="int8"))
+        predicted = recognizer.analyze_batch(texts)
         scores = score_spans(gold, predicted, 0.5)
         strict = score_spans(gold, predicted, 0.8)
+        fp32_scores = (score_spans(gold, full_pred, 0.5), score_spans(gold, full_pred, 0.8))
         card = _card(
             config,
             counts={"notes": notes, "train": generated_train, "heldout": heldout, "windows": len(windows), "written": written},
@@ -381,7 +397,16 @@ def _train(
             recognizer=recognizer,
             scores=(scores, strict),
         )
+        card["evaluation"]["fp32"] = {
+            "iou_0.5": fp32_scores[0]["micro"].to_json(),
+            "iou_0.8": fp32_scores[1]["micro"].to_json(),
+            "content_tokens_per_second": round(full.stats.tokens_per_second, 1),
+        }
         write_model_card(staging, card)
+        if stamp is not None:
+            from deid_core.training.recipe import STAMP_FILE
+
+            (staging / STAMP_FILE).write_text(stamp + "\n", encoding="ascii")
         if out.exists():
             shutil.rmtree(out)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -389,4 +414,6 @@ def _train(
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return TrainResult(out, scores, strict, card, train_seconds, recognizer.stats.tokens_per_second)
+    return TrainResult(
+        out, scores, strict, card, train_seconds, recognizer.stats.tokens_per_second, fp32_scores[0], full.stats.tokens_per_second
+    )

@@ -7,6 +7,7 @@ activation is scaled per batch at run time, so no calibration set is needed.
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 import warnings
@@ -47,5 +48,11 @@ def write_int8_model(model_dir: str | os.PathLike[str]) -> Path:
                 opset_version=17,
                 dynamo=False,
             )
-        quantize_dynamic(str(fp32), str(out), weight_type=QuantType.QInt8)
+        root = logging.getLogger()
+        level = root.level
+        root.setLevel(logging.ERROR)  # the quantizer's advice on static pre-processing does not apply to dynamic
+        try:
+            quantize_dynamic(str(fp32), str(out), weight_type=QuantType.QInt8)
+        finally:
+            root.setLevel(level)
     return out
