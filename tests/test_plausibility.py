@@ -182,3 +182,9 @@ def test_each_model_is_judged_against_the_rules_not_against_another_model(check)
     generative = [_at(text, "Wapakoneta, Ohio", Category.LOCATION)]
     joined = unite_with_rules(text, [], [encoder, generative], check)
     assert sorted(text[s.start : s.end] for s in joined) == ["Wapakoneta", "Wapakoneta, Ohio"]
+
+
+@pytest.mark.parametrize("text", ["Levo", "LEVO", "Sedated", "Zosyn", "Lasix", "Trach", "Dopa"])
+def test_a_model_name_made_of_a_clinical_word_is_rejected(check, text):
+    assert not check.plausible(text, Category.PATIENT)
+    assert not check.name_like(text)

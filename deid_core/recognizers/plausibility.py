@@ -166,10 +166,11 @@ class PlausibilityCheck:
         return self.plausible(t, span.category)
 
     def name_like(self, text: str) -> bool:
-        """Every word could be part of a name: a listed name, an initial, a particle or an unusual word."""
+        """Every word could be part of a name: a listed name that is no clinical word, an initial, a particle or an unusual word."""
         tokens = _TOKEN.findall(text)
+        lex = self.lexicon
         return bool(tokens) and all(
-            self.lexicon.is_name(tok) or len(tok) == 1 or tok.lower() in NAME_PARTICLES or self._informative(tok)
+            (lex.is_name(tok) and not lex.is_clinical(tok)) or len(tok) == 1 or tok.lower() in NAME_PARTICLES or self._informative(tok)
             for tok in tokens
         )
 
