@@ -186,6 +186,12 @@ def test_a_replacement_that_keeps_an_overlapping_spans_word_is_masked(study_key)
     assert out.text == "[LOCATION]" and out.replacements[0].masked_because == "ForeignTextKept"
 
 
+def test_a_region_another_category_also_marks_is_never_kept_as_written(study_key):
+    # a state alone is kept as written; with an age span over it, it is not
+    out = _anonymized(study_key, "from MA", Span(5, 7, Category.LOCATION), Span(5, 7, Category.AGE))
+    assert out.text == "from [LOCATION]"
+
+
 _WORDS = ("Maria", "Lopez", "Qorvath", "Zelmink", "72", "95", "1931", "00123456", "03/14/2019", "Boston", "MA", "Dr.", "yo", "of")
 
 

@@ -248,9 +248,10 @@ class Anonymizer:
                 surrogate = self._replacer(region.category, strategy, note)(original)
                 if not isinstance(surrogate, str) or not surrogate:
                     raise ValueError("strategy returned no text")
-                foreign = _foreign(region, spans)
-                if surrogate == original and (foreign or not self._may_keep(region.category, strategy, original)):
+                mixed = any(spans[i].category is not region.category for i in region.members)
+                if surrogate == original and (mixed or not self._may_keep(region.category, strategy, original)):
                     raise ValueError("strategy returned the original text")
+                foreign = _foreign(region, spans)
                 if foreign and _keeps_foreign_text(note.text, foreign, surrogate):
                     raise ForeignTextKept(f"the {region.category.value} replacement kept text of an overlapping span")
             except Exception as exc:  # fail closed: whatever went wrong, the original never passes
