@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from deid_core.recognizers.context import NameRecognizer, note_is_lower, tokenize
+from deid_core.recognizers.case import note_is_lower
+from deid_core.recognizers.context import NameRecognizer, tokenize
 from deid_core.recognizers.lexicon import default_lexicon
 from deid_core.recognizers.pipeline import DetectConfig, RulesPipeline, build_default_pipeline
 from deid_core.recognizers.propagation import BatchNote, is_seed
@@ -241,3 +242,9 @@ def test_a_site_lists_its_short_facility_names(tmp_path):
 def test_the_name_rules_use_the_shared_lexicon():
     rec = NameRecognizer()
     assert rec.lexicon is default_lexicon()
+
+
+def test_where_a_patient_lives_is_a_place_in_a_lowercase_note(pipeline):
+    text = "nsg progress note\nsocial: pt lives with her husband in quincy. daughter is hcp, called for update."
+    assert found(pipeline, text, Category.LOCATION) == ["quincy"]
+    assert found(pipeline, "she lives in quincy", Category.LOCATION) == []

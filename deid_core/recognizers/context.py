@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
+from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.gazetteer import (
     GazetteerResources,
     default_resources,
@@ -260,21 +261,6 @@ class Token:
     @property
     def capitalised(self) -> bool:
         return self.shape in ("title", "upper", "initial")
-
-
-#: a note with fewer capitals than this share of its letters is written in lower case
-LOWER_NOTE_CAPITALS = 0.02
-_LOWER_NOTE_MIN_LETTERS = 40
-
-
-def note_is_lower(text: str) -> bool:
-    """Typed in lower case throughout, so that a capital, or its absence, says nothing."""
-    letters = upper = 0
-    for c in text:
-        if c.isalpha():
-            letters += 1
-            upper += c.isupper()
-    return letters >= _LOWER_NOTE_MIN_LETTERS and upper <= LOWER_NOTE_CAPITALS * letters
 
 
 def tokenize(text: str) -> list[Token]:

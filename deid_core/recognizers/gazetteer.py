@@ -32,6 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
+from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.lexicon import (
     DATA_DIR,
     STATES,
@@ -265,7 +266,11 @@ _LOWER_PLACE_CUE = re.compile(
     r"\b(?:lives|living|live|resides|moved|born|raised|visiting|staying|drove|came|flew)?[ \t]*(?:over[ \t]+)?(?:in|from|to|near|at)[ \t]+$",
     re.IGNORECASE,
 )
-_LOWER_HOME_CUE = re.compile(r"\b(?:lives|living|resides|moved|born|raised|visiting|staying)[ \t]+(?:over[ \t]+)?(?:in|to|near)[ \t]+$|\bfrom[ \t]+$", re.I)
+_LOWER_HOME_CUE = re.compile(
+    r"\b(?:lives|living|resides|moved|born|raised|visiting|staying)(?:[ \t]+(?:alone|with(?:[ \t]+[a-z'’]+){1,3}))?[ \t]+(?:over[ \t]+)?(?:in|to|near)[ \t]+$"
+    r"|\bfrom[ \t]+$",
+    re.I,
+)
 _TITLE_BEFORE = re.compile(r"\b(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof|Doctor)\.?[ \t]*$", re.IGNORECASE)
 _PLACE_COMMA_BEFORE = re.compile(r"(?<![\w'’-])[A-Z][a-z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*){0,2},[ \t]*$")
 #: a prominent place's name is taken without a cue only when fewer people than this share bear it ("Jordan" and "Austin" need one)
@@ -370,8 +375,12 @@ class GazetteerRecognizer(RuleRecognizer):
         words = [w for w in _TOKEN.findall(text[hit.start : hit.end]) if w not in _MINOR_WORDS]
         if not words or len("".join(words)) < 4 or followed_by_eponym_trigger(text, hit.end):
             return False
-        if len(words) >= 2 and _LOWER_HOME_CUE.search(before):
-            return not any(lex.is_stop(w) for w in words)  # "lives in stone mountain": a listed town of ordinary words
+        if _LOWER_HOME_CUE.search(before):
+            if len(words) >= 2:
+                return not any(lex.is_stop(w) for w in words)  # "lives in stone mountain": a listed town of ordinary words
+            if note_is_lower(text):
+                # "lives with her husband in quincy", in a note typed in lower case: the cue is all the evidence there is
+                return not lex.is_common_word(words[0]) and not lex.is_stop(words[0])
         return all(not lex.is_common_word(w) and not lex.is_stop(w) and lex.census_share(w) < 1e-5 for w in words)
 
     def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
