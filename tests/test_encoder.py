@@ -425,38 +425,40 @@ def test_real_model_handles_a_note_longer_than_its_position_table(tiny_model_dir
 
 
 @pytest.fixture(scope="module")
-def tiny_int8_dir(tiny_model_dir, tmp_path_factory):
-    """The tiny model with its int8 ONNX form beside the fp32 weights, as every build writes it."""
+def tiny_onnx_dir(tiny_model_dir, tmp_path_factory):
+    """The tiny model with its fp32 and int8 ONNX forms beside the torch weights, as every build writes them."""
     import shutil
 
     pytest.importorskip("onnxruntime")
-    from deid_core.training.quantize import write_int8_model
+    from deid_core.training.quantize import write_onnx_models
 
-    path = tmp_path_factory.mktemp("tiny-int8") / "encoder"
+    path = tmp_path_factory.mktemp("tiny-onnx") / "encoder"
     shutil.copytree(tiny_model_dir, path)
-    write_int8_model(path)
+    write_onnx_models(path)
     return path
 
 
-def test_a_cpu_runs_the_int8_form_when_the_model_has_one_and_fp32_on_request(tiny_int8_dir, tiny_model_dir):
+def test_a_cpu_runs_the_fp32_onnx_form_by_default_and_int8_or_torch_on_request(tiny_onnx_dir, tiny_model_dir):
     from deid_core.recognizers.encoder import OnnxTokenClassifier
 
     text, _ = long_note(700, 9)
-    int8 = load_encoder(tiny_int8_dir, config=EncoderConfig(device="cpu", threads=1))
-    assert isinstance(int8.model, OnnxTokenClassifier) and torch.get_num_threads() == 1
-    full = load_encoder(tiny_int8_dir, config=EncoderConfig(device="cpu", precision="fp32"))
+    onnx = load_encoder(tiny_onnx_dir, config=EncoderConfig(device="cpu", threads=1))
+    assert isinstance(onnx.model, OnnxTokenClassifier) and torch.get_num_threads() == 1
+    int8 = load_encoder(tiny_onnx_dir, config=EncoderConfig(device="cpu", precision="int8"))
+    assert isinstance(int8.model, OnnxTokenClassifier)
+    full = load_encoder(tiny_onnx_dir, config=EncoderConfig(device="cpu", precision="fp32"))
     assert torch.get_num_threads() == available_cores()  # unset: every core this process may use
     assert next(full.model.parameters()).dtype == torch.float32
-    assert int8.version != full.version  # spans cached under one are not taken for the other's
+    assert len({onnx.version, int8.version, full.version}) == 3  # spans cached under one are not taken for another's
     plain = load_encoder(tiny_model_dir, config=EncoderConfig(device="cpu"))
-    assert next(plain.model.parameters()).dtype == torch.float32  # no int8 form: fp32, not a failure
+    assert next(plain.model.parameters()).dtype == torch.float32  # no ONNX form: torch, not a failure
     ids = torch.tensor([tokenizer_ids(int8, text)[:200]])
     mask = torch.ones_like(ids)
-    p_int8, p_full = int8._forward(ids, mask), full._forward(ids, mask)
-    assert p_int8.shape == p_full.shape
-    assert (p_int8 - p_full).abs().mean() < 0.05
-    spans = int8.analyze(text)
-    assert int8.stats.windows >= 2 and all(0 <= s.start < s.end <= len(text) for s in spans)
+    p_full = full._forward(ids, mask)
+    assert (onnx._forward(ids, mask) - p_full).abs().max() < 1e-4  # the same network, the same numbers
+    assert (int8._forward(ids, mask) - p_full).abs().mean() < 0.05
+    assert triples(onnx.analyze(text)) == triples(full.analyze(text))
+    assert onnx.stats.windows >= 2
 
 
 def tokenizer_ids(rec, text):

@@ -12,10 +12,11 @@ category's threshold, even where ``O`` is the single most likely label,
 because a missed identifier is a disclosure while a false alarm only costs a
 clinical word.
 
-On a CPU the model runs as int8 in ONNX Runtime when the model directory
-holds ``model.int8.onnx`` (every build of ours writes it; see
-``docs/detection.md`` for the measurements behind that choice), on as many
-threads as this process may use; fp32 in torch otherwise, and fp16 on a GPU.
+On a CPU the model runs in ONNX Runtime, fp32, when the model directory
+holds ``model.onnx`` (every build of ours writes it and an int8 form,
+``model.int8.onnx``, beside it; ``docs/detection.md`` has the measurements
+that keep int8 off by default), on as many threads as this process may use;
+in torch otherwise, and in fp16 on a GPU.
 
 Nothing is fetched at run time: the loader sets ``HF_HUB_OFFLINE``, passes
 ``local_files_only`` and refuses anything that is not a local directory.
@@ -52,8 +53,9 @@ ENCODER_DIR_ENV = "DEID_ENCODER_DIR"
 DEFAULT_WINDOW_TOKENS = 512
 DEFAULT_OVERLAP_TOKENS = 40
 DEFAULT_THRESHOLD = 0.5
-#: The int8 CPU form of a model, beside its fp32 weights.
-CPU_MODEL_FILE = "model.int8.onnx"
+#: The CPU forms of a model, beside its torch weights: fp32 and int8 ONNX.
+ONNX_MODEL_FILE = "model.onnx"
+INT8_MODEL_FILE = "model.int8.onnx"
 PRECISIONS = ("auto", "fp32", "int8")
 CPU_BATCH_TOKENS = 2048
 GPU_BATCH_TOKENS = 16384
@@ -103,7 +105,8 @@ class EncoderConfig:
     max_batch_windows: int = 64
     device: str | None = None
     snap_to_words: bool = True
-    #: ``auto``: int8 on a CPU when the model has its int8 form, else fp32; fp16 on a GPU.
+    #: CPU only. ``auto``: the fp32 ONNX form when the model has one, else the torch weights;
+    #: ``fp32``: the torch weights; ``int8``: the int8 ONNX form (faster, less recall).  A GPU runs fp16.
     precision: str = "auto"
     #: CPU threads; None: every core this process may run on.
     threads: int | None = None
@@ -672,8 +675,8 @@ def load_encoder(
 
     The model's ``id2label`` names are mapped through ``label_map`` (by default
     our own category names, with B-/I- prefixes); an unmapped label is an
-    error here, not a dropped entity later.  fp16 on a GPU; on a CPU int8 in
-    ONNX Runtime when the directory holds its int8 form, else fp32 in torch.
+    error here, not a dropped entity later.  fp16 on a GPU; on a CPU see
+    :class:`EncoderConfig` ``precision``.
     """
     _force_offline()
     model_dir = Path(path).expanduser()
@@ -691,17 +694,18 @@ def load_encoder(
         raise RecognizerError(f"the encoder recognizer needs torch and transformers installed: {exc}") from None
     config = config or EncoderConfig()
     device = pick_device(config.device)
-    int8_file = model_dir / CPU_MODEL_FILE
     precision = "fp16" if device.startswith("cuda") else config.precision
     if precision == "auto":
-        precision = "int8" if int8_file.is_file() else "fp32"
-    if precision == "int8" and not int8_file.is_file():
-        raise RecognizerError(f"{model_dir} has no int8 form ({CPU_MODEL_FILE}); rebuild it with `deid train encoder`")
+        precision = "onnx-fp32" if (model_dir / ONNX_MODEL_FILE).is_file() else "fp32"
+    onnx_file = model_dir / (INT8_MODEL_FILE if precision == "int8" else ONNX_MODEL_FILE)
+    if precision == "int8" and not onnx_file.is_file():
+        raise RecognizerError(f"{model_dir} has no int8 form ({INT8_MODEL_FILE}); rebuild it with `deid train encoder`")
     try:
         tokenizer = AutoTokenizer.from_pretrained(model_dir, local_files_only=True, use_fast=True)
         model_config = AutoConfig.from_pretrained(model_dir, local_files_only=True)
-        # The int8 form stands in for the torch weights, which then need not be read.
-        model = None if precision == "int8" else AutoModelForTokenClassification.from_pretrained(model_dir, local_files_only=True)
+        # An ONNX form stands in for the torch weights, which then need not be read.
+        on_onnx = precision in ("int8", "onnx-fp32")
+        model = None if on_onnx else AutoModelForTokenClassification.from_pretrained(model_dir, local_files_only=True)
     except (OSError, ValueError) as exc:
         raise RecognizerError(f"cannot load the encoder from {model_dir}: {exc}") from None
     id2label = getattr(model_config, "id2label", None) or {}
@@ -713,7 +717,7 @@ def load_encoder(
     else:
         threads = config.threads or available_cores()
         torch.set_num_threads(threads)
-        model = OnnxTokenClassifier(int8_file, threads) if model is None else model.eval().to(device=device, dtype=torch.float32)
+        model = OnnxTokenClassifier(onnx_file, threads) if model is None else model.eval().to(device=device, dtype=torch.float32)
     return EncoderRecognizer(
         model,
         tokenizer,

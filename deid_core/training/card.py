@@ -26,15 +26,15 @@ def score_table(scores: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _fp32_line(ev: dict[str, Any]) -> str:
-    full = ev.get("fp32")
-    if not full:
+def _int8_line(ev: dict[str, Any]) -> str:
+    int8 = ev.get("int8")
+    if not int8:
         return ""
-    loose, strict = full["iou_0.5"], full["iou_0.8"]
+    loose, strict = int8["iou_0.5"], int8["iou_0.8"]
     return (
-        f"\nThe fp32 weights on the same notes: micro F1 {loose['f1']:.3f} (IoU >= 0.5) and "
+        f"\nThe int8 form (`precision = \"int8\"`) on the same notes: micro F1 {loose['f1']:.3f} (IoU >= 0.5) and "
         f"{strict['f1']:.3f} (IoU >= 0.8), recall {loose['recall']:.3f} and {strict['recall']:.3f}, "
-        f"at {full['content_tokens_per_second']} content tokens/s.\n"
+        f"at {int8['content_tokens_per_second']} content tokens/s.\n"
     )
 
 
@@ -79,7 +79,7 @@ backbone is uncased, so capitalisation carries no signal.
 
 {ev['matching']}; decoding threshold 1 - P(O) > {ev['decoding_threshold']}, windows of
 {ev['window_tokens']} tokens with {ev['overlap_tokens']} overlap; {ev.get('precision', 'fp32')}, as a CPU runs it.
-{_fp32_line(ev)}
+{_int8_line(ev)}
 
 ### IoU >= 0.5
 
