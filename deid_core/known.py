@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from deid_core.records import RecordError, atomic_writer, dump
+from deid_core.records import RecordError, atomic_writer, dump, json_lines
 
 #: a known value longer than this is no identifier (and bounds the matching work)
 MAX_VALUE_CHARS = 200
@@ -141,22 +141,9 @@ class KnownRecordError(RecordError):
 
 def parse_known_lines(lines: Iterable[bytes | str]) -> Iterator[KnownPatient | KnownRecordError]:
     """One result per non-blank JSONL line: a record or the error naming it."""
-    for number, raw in enumerate(lines, start=1):
-        if isinstance(raw, bytes):
-            try:
-                raw = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                yield KnownRecordError(number, None, f"not valid UTF-8 (byte {exc.start})")
-                continue
-        if not raw.strip():
-            continue
-        try:
-            data = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            yield KnownRecordError(number, None, f"malformed JSON: {exc.msg} at column {exc.colno}")
-            continue
-        except RecursionError:
-            yield KnownRecordError(number, None, "malformed JSON: nested too deeply")
+    for number, data, error in json_lines(lines):
+        if error is not None:
+            yield KnownRecordError(number, None, error)
             continue
         pid = data.get("patient_id") if isinstance(data, dict) else None
         try:

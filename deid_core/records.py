@@ -20,7 +20,7 @@ import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, TextIO
+from typing import Any, Iterable, Iterator, TextIO
 
 from deid_core.spans import Span, SpanError, span_from_dict
 
@@ -91,6 +91,26 @@ class Record:
         return str(self.data["id"])
 
 
+def json_lines(lines: Iterable[bytes | str]) -> Iterator[tuple[int, Any, str | None]]:
+    """``(line number, parsed value, None)`` or ``(line number, None, why not)``
+    for each non-blank line, so every reader fails a bad line alone."""
+    for number, raw in enumerate(lines, start=1):
+        if isinstance(raw, bytes):
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield number, None, f"not valid UTF-8 (byte {exc.start})"
+                continue
+        if not raw.strip():
+            continue
+        try:
+            yield number, json.loads(raw), None
+        except json.JSONDecodeError as exc:
+            yield number, None, f"malformed JSON: {exc.msg} at column {exc.colno}"
+        except RecursionError:
+            yield number, None, "malformed JSON: nested too deeply"
+
+
 def read_jsonl(
     path: Path | str,
     *,
@@ -102,21 +122,9 @@ def read_jsonl(
     bounds ``text``, and with ``unique_ids`` a repeated id fails the later line."""
     first_line: dict[str, int] = {}
     with open(path, "rb") as fh:
-        for number, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                yield RecordError(number, None, f"not valid UTF-8 (byte {exc.start})")
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                yield RecordError(number, None, f"malformed JSON: {exc.msg} at column {exc.colno}")
-                continue
-            except RecursionError:
-                yield RecordError(number, None, "malformed JSON: nested too deeply")
+        for number, data, error in json_lines(fh):
+            if error is not None:
+                yield RecordError(number, None, error)
                 continue
             if not isinstance(data, dict):
                 yield RecordError(number, None, "a record must be a JSON object")
