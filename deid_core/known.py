@@ -19,7 +19,6 @@ message; errors name the record by its line and patient id.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path

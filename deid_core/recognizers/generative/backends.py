@@ -76,7 +76,7 @@ class TransformersBackend:
             self.tokenizer.pad_token = self.tokenizer.eos_token
         self.context = int(getattr(self.model.config, "n_positions", None) or getattr(self.model.config, "max_position_embeddings", 0) or 0)
         self.batch_size = max(1, int(batch_size))
-        self.version = _model_version(model_dir)
+        self.version = _model_version(model_dir, str(dtype).removeprefix("torch."))
 
     def generate(self, prompts: Sequence[str], max_new_tokens: int) -> list[Generation]:
         out: list[Generation] = []
@@ -232,7 +232,7 @@ class VLLMBackend:
         self._vllm = vllm
         self.fmt = fmt
         self.llm = vllm.LLM(model=str(model_dir), **dict(options or {}))
-        self.version = _model_version(model_dir)
+        self.version = _model_version(model_dir, str(dict(options or {}).get("dtype", "auto")))
 
     def _sampling(self, max_new_tokens: int) -> Any:
         from deid_core.recognizers.generative.schema import json_schema, xml_regex
