@@ -53,6 +53,18 @@ def worker(fleet_env):
         w.stop()
 
 
+def plaintext_places(fleet_env, worker, caplog, out_dir: Path) -> dict[str, list[bytes]]:
+    """Every place a fleet run may leave bytes: the state store, the broker,
+    both logs and the export folder."""
+    return {
+        "database": _dump_schema(fleet_env.env["DEID_DATABASE_URL"], fleet_env.env["DEID_DATABASE_SCHEMA"]),
+        "broker": redis_values(fleet_env.env["DEID_BROKER_URL"]),
+        "worker log": [worker.log_text().encode()],
+        "producer log": [caplog.text.encode()],
+        "export folder": [p.read_bytes() for p in out_dir.rglob("*") if p.is_file()],
+    }
+
+
 def _dump_schema(url: str, schema: str) -> list[bytes]:
     """Every value of every table in the schema, as bytes (bytea as stored)."""
     engine = make_engine(url, schema)
@@ -134,13 +146,7 @@ def test_after_a_fleet_batch_and_a_rotation_nothing_holds_an_identifier_or_the_k
     assert all(x["text"] != y["text"] for x, y in named)
 
     assert len(identifiers) > 15
-    places = {
-        "database": _dump_schema(fleet_env.env["DEID_DATABASE_URL"], fleet_env.env["DEID_DATABASE_SCHEMA"]),
-        "broker": redis_values(fleet_env.env["DEID_BROKER_URL"]),
-        "worker log": [worker.log_text().encode()],
-        "producer log": [caplog.text.encode()],
-        "export folder": [p.read_bytes() for p in out_dir.rglob("*") if p.is_file()],
-    }
+    places = plaintext_places(fleet_env, worker, caplog, out_dir)
     assert b"succeeded" in places["worker log"][0]  # the log is the worker's, and it ran tasks
     for where, values in places.items():
         blob = b"\n".join(values)

@@ -13,14 +13,13 @@ import logging
 from pathlib import Path
 
 from sqlalchemy import Column, Integer, MetaData, String, Table, Text, create_engine, delete, func, select
-from test_fleet_custody import _dump_schema, _standing_alone, worker  # noqa: F401 - the real CPU worker fixture
+from test_fleet_custody import _standing_alone, plaintext_places, worker  # noqa: F401 - the real CPU worker fixture
 
 from deid_core.cli.main import main
 from deid_core.known import KnownFile, KnownPatient, KnownSet, read_known
 from deid_core.synth.generator import generate_notes_and_patients
 from deid_core.synth.known import known_records
 from fleet.embedded import InlineDispatcher
-from fleet.harness import redis_values
 from fleet.pipeline import PipelineConfig
 from fleet.producer import IncomingNote, connect
 
@@ -109,13 +108,7 @@ def test_after_a_fleet_batch_with_known_identifiers_none_rests_in_plaintext_and_
 
         values = _known_values(records)
         assert len(values) > 30
-        places = {
-            "database": _dump_schema(fleet_env.env["DEID_DATABASE_URL"], fleet_env.env["DEID_DATABASE_SCHEMA"]),
-            "broker": redis_values(fleet_env.env["DEID_BROKER_URL"]),
-            "worker log": [worker.log_text().encode()],
-            "producer log": [caplog.text.encode()],
-            "export folder": [p.read_bytes() for p in out_dir.rglob("*") if p.is_file()],
-        }
+        places = plaintext_places(fleet_env, worker, caplog, out_dir)
         assert b"succeeded" in places["worker log"][0]
         for where, blobs in places.items():
             blob = b"\n".join(blobs)
