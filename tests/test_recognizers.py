@@ -1143,3 +1143,9 @@ def test_forms_from_the_sixth_rule_round_are_found(pipeline, text, expected, cat
 )
 def test_scales_headings_and_measurements_from_the_sixth_round_stay_unlabelled(pipeline, text, phrase):
     assert not any(phrase in t or t in phrase for t in found(pipeline, text) if t.strip()), found(pipeline, text)
+
+
+@pytest.mark.parametrize("text", ["on 3/4 sat 92% RA", "lbm 11/5 sat 95", "03/04/2019 sun exposure advised"])
+def test_a_saturation_or_ordinary_word_after_a_date_stays_out_of_its_span(text):
+    spans = [s for s in build_default_pipeline().analyze(text) if s.category is Category.DATE]
+    assert spans and all(not s.text_in(text).lower().endswith(("sat", "sun")) for s in spans)

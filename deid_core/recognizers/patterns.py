@@ -401,6 +401,13 @@ _WEEKDAY_BEFORE = re.compile(
     r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\.?,?[ \t]+$",
     _I,
 )
+_FULL_WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
+# After a date a bare "sat" may be a saturation, so a short weekday counts only in brackets or with its full stop.
+_WEEKDAY_AFTER = re.compile(
+    rf"(?:[ \t]*\((?:{_FULL_WEEKDAY}|Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\.?\)"
+    rf"|,?[ \t]+(?:{_FULL_WEEKDAY}(?![\w])|(?:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\.))",
+    _I,
+)
 _MD_LINE_START_AFTER = re.compile(r"^[ \t]*(?::|-[ \t]|–|—|\))")
 _MD_TRAP_BEFORE = re.compile(
     r"\b(?:bp|b/p|blood[ \t]+pressures?|pressures?|peep|ps|psv|cpap|bipap|ipap|epap|vent|ventilator|settings?|simv|prvc|"
@@ -444,6 +451,11 @@ class DateRecognizer(PatternRecognizer):
         return [self._with_time(text, self._with_weekday(text, s)) for s in self._dates(text, context)]
 
     @staticmethod
+    def _with_weekday_after(text: str, span: Span) -> Span:
+        m = _WEEKDAY_AFTER.match(text, span.end)
+        return Span(span.start, m.end(), span.category, span.score, span.source) if m else span
+
+    @staticmethod
     def _with_time(text: str, span: Span) -> Span:
         """``03/14/2019 14:30``: a time written right after a date is one timestamp with it."""
         if span.category is not Category.DATE or not text[span.end - 1 : span.end].isdigit():
@@ -456,6 +468,8 @@ class DateRecognizer(PatternRecognizer):
     @staticmethod
     def _with_weekday(text: str, span: Span) -> Span:
         """A weekday written next to a date belongs to it: left behind, it gives away the shift."""
+        if span.category is Category.DATE:
+            span = DateRecognizer._with_weekday_after(text, span)
         m = _WEEKDAY_BEFORE.search(text[max(0, span.start - 12) : span.start])
         if not m:
             return span
