@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from deid_core.anonymizer import pools
 from deid_core.anonymizer.engine import Anonymizer, Note
-from deid_core.anonymizer.names import NameSurrogateError, NameSurrogates, accented, name_words, stress_names
+from deid_core.anonymizer.names import NameClashError, NameSurrogateError, NameSurrogates, accented, name_words, stress_names
 from deid_core.anonymizer.selection import VOWELS, ShapeCipher
 from deid_core.keys import Purpose
 from deid_core.spans import Category, Span
@@ -132,7 +132,11 @@ def test_surrogates_never_equal_a_name_of_their_note(engine, names, tokens, echo
     out = engine.anonymize(_note(text, *written))
     assert not name_words(" ".join(_surrogates(out))) & name_words(text)
     for region in out.replacements:
-        own = names.replace(text[region.start : region.end])
+        try:
+            own = names.replace(text[region.start : region.end])
+        except NameClashError:  # a short invented word can be its own surrogate: masked too
+            assert region.masked_because == "NameClashError"
+            continue
         if region.masked_because:  # masked only when its one surrogate is a name of the note
             assert region.masked_because == "NameClashError" and name_words(own) & name_words(text)
         else:
