@@ -108,12 +108,13 @@ class ShapeCipher:
         for alphabet in alphabets:
             domain *= len(alphabet)
         tweak = "".join("v" if a is VOWELS else "c" if a is CONSONANTS else "*" for a in alphabets).encode()
-        step = self._ff1.encrypt_int if forward else self._ff1.decrypt_int
+        move = 1 if forward else -1
         x = 0
         for ch, alphabet in zip(word, alphabets):
             x = x * len(alphabet) + alphabet.index(ch)
+        # One keyed cycle through the whole shape (FF1 conjugating a rotation), so no word maps to itself.
         while True:  # cycle-walk past reserved words; ends at the latest back at ``word``
-            x = step(x, domain=domain, tweak=tweak)
+            x = self._ff1.decrypt_int((self._ff1.encrypt_int(x, domain=domain, tweak=tweak) + move) % domain, domain=domain, tweak=tweak)
             out = _unrank(x, alphabets)
             if out not in self._reserved:
                 return out
