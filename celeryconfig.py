@@ -26,11 +26,12 @@ events or unacked messages (each prefix has its own unacked set, so one fleet ne
 another's).
 """
 
+import deid_core.environment as env
 import os
 
 from kombu import Exchange, Queue
 
-QUEUE_PREFIX = os.environ.get("DEID_QUEUE_PREFIX", "")
+QUEUE_PREFIX = env.QUEUE_PREFIX.get()
 GPU_QUEUES = ("gpu.encoder", "gpu.generative")
 CPU_QUEUES = ("cpu.rules", "cpu.qc", "cpu.verify", "cpu.anonymize")
 ALL_QUEUES = GPU_QUEUES + CPU_QUEUES
@@ -84,12 +85,11 @@ def transport_options(prefix: str) -> dict:
     }
 
 
-def _int_env(name: str, default: int) -> int:
-    raw = os.environ.get(name)
-    return int(raw) if raw else default
+def _int_env(var: env.EnvVar, default: int) -> int:
+    return var.get_int() if var.get().strip() else default
 
 
-broker_url = os.environ.get("DEID_BROKER_URL", "redis://127.0.0.1:6379/0")
+broker_url = env.BROKER_URL.get()
 broker_connection_retry_on_startup = True
 result_backend = None  # state lives in Postgres, not in the broker
 task_ignore_result = True
@@ -105,10 +105,10 @@ worker_cancel_long_running_tasks_on_connection_loss = True
 
 #: The longest any task may run (a GPU batch of the full token budget); the
 #: broker's visibility timeout and the sweeper's deadline derive from it.
-task_time_limit = _int_env("DEID_TASK_TIME_LIMIT", 600)
+task_time_limit = _int_env(env.TASK_TIME_LIMIT, 600)
 task_soft_time_limit = max(1, task_time_limit - max(2, task_time_limit // 10))
 VISIBILITY_FACTOR = 3
-visibility_timeout = _int_env("DEID_VISIBILITY_TIMEOUT", VISIBILITY_FACTOR * task_time_limit)
+visibility_timeout = _int_env(env.VISIBILITY_TIMEOUT, VISIBILITY_FACTOR * task_time_limit)
 if task_time_limit < 2:
     raise ValueError(f"DEID_TASK_TIME_LIMIT ({task_time_limit}s) must be at least 2 seconds")
 if visibility_timeout <= task_time_limit:
@@ -126,7 +126,7 @@ broker_transport_options = _p["broker_transport_options"]
 del _p
 
 #: CPU pools recycle a child above this resident size (KiB); 0 disables it.
-worker_max_memory_per_child = _int_env("DEID_MAX_MEMORY_PER_CHILD", 0) or None
+worker_max_memory_per_child = _int_env(env.MAX_MEMORY_PER_CHILD, 0) or None
 
 # Flower reads task and worker events.
 worker_send_task_events = True

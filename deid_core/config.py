@@ -107,10 +107,82 @@ class LimitsConfig(_Strict):
     )
 
 
+class EncoderSettings(_Strict):
+    """``[detect.encoder]``: where the token classifier is and how it runs (see ``EncoderConfig``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    path: str | None = Field(default=None, description="Model directory, relative to the config file.")
+    threshold: float | None = None
+    thresholds: dict[str, float] | None = None
+    window_tokens: int | None = None
+    overlap_tokens: int | None = None
+    batch_tokens: int | None = None
+    max_batch_windows: int | None = None
+    device: str | None = None
+    snap_to_words: bool | None = None
+    precision: Literal["auto", "fp32", "int8"] | None = None
+    threads: int | None = Field(default=None, ge=1)
+    label_map: dict[str, str] | None = None
+
+
+class DetectSettings(_Strict):
+    """``[detect]``: which recognizers run and how their spans are united; unset keys keep their defaults."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    mix: list[str] | None = Field(default=None, description="Recognizer kinds; default: rules plus the trained encoder.")
+    recognizers: list[str] | None = Field(default=None, description="Rule recognizers, in order; default: all.")
+    gazetteer_dir: str | list[str] | None = None
+    gazetteer_dirs: list[str] | None = None
+    propagate: bool | None = None
+    join_score: float | None = Field(default=None, ge=0.0, le=1.0)
+    encoder: EncoderSettings = Field(default_factory=EncoderSettings)
+    generative: dict = Field(default_factory=dict, description="Passed to build_generative; see docs/generative.md.")
+
+    @field_validator("mix")
+    @classmethod
+    def _known_kinds(cls, value: list[str] | None) -> list[str] | None:
+        from deid_core.recognizers.kinds import KIND_NAMES
+
+        if value is None:
+            return value
+        if not value:
+            raise ValueError(f"must be a non-empty list drawn from {', '.join(KIND_NAMES)}")
+        bad = [m for m in value if m not in KIND_NAMES]
+        if bad:
+            raise ValueError(f"unknown {', '.join(bad)} (known: {', '.join(KIND_NAMES)})")
+        if len(set(value)) != len(value):
+            raise ValueError("names a recognizer twice")
+        return value
+
+    @field_validator("recognizers")
+    @classmethod
+    def _known_rules(cls, value: list[str] | None) -> list[str] | None:
+        from deid_core.recognizers.kinds import RULE_NAMES
+
+        bad = [n for n in value or () if n not in RULE_NAMES]
+        if bad:
+            raise ValueError(f"unknown {', '.join(bad)} (known: {', '.join(RULE_NAMES)})")
+        return value
+
+    def raw(self) -> dict:
+        """The keys that were set, as the TOML table would hold them."""
+        return self.model_dump(exclude_none=True)
+
+
 class Settings(_Strict):
     anonymizer: AnonymizerConfig = Field(default_factory=AnonymizerConfig)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
-    detect: dict = Field(default_factory=dict, description="Recognizer settings; see deid_core.recognizers.")
+    detect: DetectSettings = Field(default_factory=DetectSettings)
+
+
+def validation_problems(exc: ValidationError) -> str:
+    """A pydantic error as one line: ``where: what; where: what``."""
+    def what(err: dict) -> str:
+        return "unknown key (a typo?)" if err["type"] == "extra_forbidden" else err["msg"]
+
+    return "; ".join(f"{'.'.join(str(p) for p in err['loc']) or '(top)'}: {what(err)}" for err in exc.errors())
 
 
 def load_settings(path: Path | str | None = None) -> Settings:
@@ -125,7 +197,4 @@ def load_settings(path: Path | str | None = None) -> Settings:
     try:
         return Settings.model_validate(raw)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '(top)'}: {err['msg']}" for err in exc.errors()
-        )
-        raise ConfigError(f"configuration file {path}: {problems}") from None
+        raise ConfigError(f"configuration file {path}: {validation_problems(exc)}") from None

@@ -45,7 +45,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from deid_core.spans import PRECEDENCE, Category, Span
+from deid_core.spans import PRECEDENCE, Category, Evidence, Span
 
 __all__ = ["KEPT_CATEGORIES", "resolve", "merge_adjacent", "join_sources"]
 
@@ -94,7 +94,7 @@ def _resolve_cluster(members: list[Span], start: int, end: int, rank: dict[Categ
             pool = {c for c in candidates if _covers(contenders, c, start, end)} or candidates
         winner = min(pool, key=lambda c: rank.get(c, len(rank)))
     score = max(s.score for s in members if s.category is winner)
-    return Span(start, end, winner, score=score, source=join_sources(members))
+    return Span(start, end, winner, score=score, source=join_sources(members), evidence=Evidence.united(members))
 
 
 def resolve(spans: Iterable[Span], *, precedence: Sequence[Category] = PRECEDENCE) -> list[Span]:
@@ -182,6 +182,7 @@ def merge_adjacent(
                     span.category,
                     score=max(prev.score, span.score),
                     source=join_sources((prev, span)),
+                    evidence=Evidence.united((prev, span)),
                 )
                 continue
         out.append(span)

@@ -65,6 +65,28 @@ class UnknownCategoryError(SpanError):
     pass
 
 
+class Evidence(str, Enum):
+    """Why a span was found, as later steps act on it (``source`` says which rule, for people)."""
+
+    RULE = "rule"  # a pattern or a shape: dates, phones, IDs, addresses, facility words
+    CUE = "cue"  # a word beside it says what it is: a title, credential, header, relation, signature
+    GUESS = "guess"  # a list lookup and nothing else: never seeds propagation; a sure model may overrule it
+    PROPAGATED = "propagated"  # another occurrence of a name found on its own evidence (chain in ``source``)
+    MODEL = "model"  # a learned recognizer
+    KNOWN = "known"  # the patient's known identifiers
+
+    @classmethod
+    def united(cls, spans: Iterable["Span"]) -> "Evidence":
+        """Of spans united into one: a guess only if every one was a guess, else the strongest."""
+        found = {s.evidence for s in spans}
+        if not found or found == {cls.GUESS}:
+            return cls.GUESS if found else cls.RULE
+        return min(found - {cls.GUESS}, key=_EVIDENCE_ORDER.index)
+
+
+_EVIDENCE_ORDER = (Evidence.KNOWN, Evidence.CUE, Evidence.RULE, Evidence.PROPAGATED, Evidence.MODEL, Evidence.GUESS)
+
+
 @dataclass(frozen=True, slots=True)
 class Span:
     start: int
@@ -72,9 +94,15 @@ class Span:
     category: Category
     score: float = 1.0
     source: str = ""
+    evidence: Evidence = Evidence.RULE
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "category", Category.parse(self.category))
+        if not isinstance(self.evidence, Evidence):
+            try:
+                object.__setattr__(self, "evidence", Evidence(self.evidence))
+            except ValueError:
+                raise SpanError(f"unknown evidence {self.evidence!r} (known: {', '.join(e.value for e in Evidence)})") from None
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (self.start, self.end)):
             raise SpanError(f"span offsets must be integers, got {self.start!r}..{self.end!r}")
         if self.start < 0 or self.start >= self.end:
@@ -104,7 +132,7 @@ def validate_spans(note_id: str, text: str, spans: Iterable[Span]) -> tuple[Span
 
 
 def span_from_dict(note_id: str, index: int, raw: object) -> Span:
-    """Build a Span from a JSON object ``{start, end, label|category, score?, source?}``."""
+    """Build a Span from a JSON object ``{start, end, label|category, score?, source?, evidence?}``."""
     if not isinstance(raw, dict):
         raise SpanError(f"note {note_id!r}: span {index} is not an object")
     label = raw.get("label", raw.get("category"))
@@ -117,6 +145,7 @@ def span_from_dict(note_id: str, index: int, raw: object) -> Span:
             category=label,
             score=float(raw.get("score", 1.0)),
             source=str(raw.get("source", "")),
+            evidence=raw.get("evidence", Evidence.RULE),
         )
     except (SpanError, TypeError, ValueError) as exc:
         kind = type(exc) if isinstance(exc, SpanError) else SpanError
@@ -128,4 +157,5 @@ def span_to_dict(span: Span, *, full: bool = True) -> dict:
     if full:
         out["score"] = span.score
         out["source"] = span.source
+        out["evidence"] = span.evidence.value
     return out

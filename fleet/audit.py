@@ -56,13 +56,10 @@ def model_dir_for(kind: str, models: Mapping[str, object]) -> Path | None:
     spec = models.get(kind)
     options = dict(getattr(spec, "options", {}) or {})
     path = options.get("model_path") or options.get("model_dir")
-    if path is None and kind == "encoder":
-        from workers.recognizers import DEFAULT_FACTORIES
+    if path is None and kind == "encoder" and spec is None:
+        from deid_core.recognizers.encoder import default_encoder_path
 
-        if spec is None or getattr(spec, "factory", None) == DEFAULT_FACTORIES["encoder"]:
-            from deid_core.recognizers.encoder import default_encoder_path
-
-            path = default_encoder_path()
+        path = default_encoder_path()
     if path is None:
         return None
     found = Path(str(path)).expanduser()

@@ -17,16 +17,15 @@ counted ``stuck``: it would have needed a human), and its export must be
 the same bytes as the embedded runner's export of the same notes under the
 same key.  Anything missing, doubled or different is counted.
 
-Because a redelivered chunk is split into single-note messages, and the
-rules recognizer carries names across the notes of one call, a chunk of
-several notes can come out different after a crash (a name found with its
-neighbours, missed alone).  The trials therefore default to chunks of one
-note, where any difference is the crash's; with larger chunks they show
-the split's effect.
+A redelivered chunk is split into single-note messages, but the resolve
+stage gathers each patient's notes again (:func:`fleet.stages.gather_patients`),
+so a crash cannot change a note's spans at any chunk size: any difference
+is a fault.
 """
 
 from __future__ import annotations
 
+import deid_core.environment as _env
 import json
 import os
 import random
@@ -69,11 +68,7 @@ class TrialResult:
 
 
 def reference_export(corpus: Path, key: StudyKey, config: PipelineConfig, out: Path, chunk_size: int) -> bytes:
-    """The export of an undisturbed, single-process run of ``corpus`` under ``key``, in the fleet's chunks.
-
-    The chunk size must match: the rules recognizer carries names across
-    the notes of one call, so a note's spans can depend on its chunk.
-    """
+    """The export of an undisturbed, single-process run of ``corpus`` under ``key``, in the fleet's chunks."""
     from fleet.embedded import run_embedded
 
     run_embedded(corpus, out, key, config, chunk_size=chunk_size)
@@ -83,9 +78,9 @@ def reference_export(corpus: Path, key: StudyKey, config: PipelineConfig, out: P
 def fault_for(mode: str, rng: random.Random) -> dict[str, str]:
     """The victim's environment: the receive-window faults strike on its 1st to 3rd message."""
     if mode == "receive":
-        return {"DEID_FAULT_ON_RECEIVE": f"kill:{rng.randint(1, 3)}"}
+        return {_env.FAULT_ON_RECEIVE.name: f"kill:{rng.randint(1, 3)}"}
     if mode == "drop":
-        return {"DEID_FAULT_ON_RECEIVE": f"drop:{rng.randint(1, 3)}"}
+        return {_env.FAULT_ON_RECEIVE.name: f"drop:{rng.randint(1, 3)}"}
     return {}
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from deid_core.keys import StudyKey
 from deid_core.known import KnownFile
+from deid_core.records import atomic_writer, dump
 from fleet.db import make_engine, migrate, session_factory
 from fleet.keystore import SingleKeyStore
 from fleet.pipeline import STAGE_DONE, PipelineConfig
@@ -74,6 +75,7 @@ def run_embedded(
     chunk_size: int = 8,
     models: Mapping[str, ModelSpec] | None = None,
     known: KnownFile | None = None,
+    spans_out: Path | str | None = None,
 ) -> EmbeddedResult:
     url = sqlite_url(state)
     if state is not None:
@@ -91,6 +93,10 @@ def run_embedded(
         dispatcher.drain(ctx)
         seconds = time.perf_counter() - started
         exported = client.export(submitted.batch_id, out, errors)
+        if spans_out is not None:
+            with atomic_writer(spans_out) as fh:
+                for record in client.detected(submitted.batch_id):
+                    fh.write(dump(record) + "\n")
         status = client.status(submitted.batch_id)
         failures = tuple(client.failures(submitted.batch_id))
         return EmbeddedResult(submitted.batch_id, status, exported, seconds, failures)

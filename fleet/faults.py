@@ -16,13 +16,16 @@ process dies after taking it from Redis and before recording it as unacked.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from deid_core.environment import FAULT_ON_RECEIVE
+from deid_core.notes import ClinicalNote
 import os
 import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from deid_core.spans import Span
-from tasks.detect import BatchDetector, DetectNote
+from deid_core.detection import BatchDetector
 
 POISON_MARKER = "POISON-PILL"
 
@@ -31,10 +34,12 @@ class InjectedOutOfMemoryError(RuntimeError):
     """Named like torch's, so the OOM path treats it the same way."""
 
 
+@lru_cache(maxsize=1)
 def _rules() -> BatchDetector:
-    from workers.models import get_detector
+    from deid_core.detection import as_batch_detector
+    from deid_core.recognizers.pipeline import build_default_pipeline
 
-    return get_detector("rules", device="cpu")
+    return as_batch_detector(build_default_pipeline(), "rules")
 
 
 @dataclass
@@ -43,7 +48,7 @@ class OomDetector:
     name: str = "fault-oom"
     version: str = "1"
 
-    def detect_batch(self, notes: Sequence[DetectNote]) -> list[list[Span]]:
+    def detect_batch(self, notes: Sequence[ClinicalNote]) -> list[list[Span]]:
         if len(notes) > self.max_notes:
             raise InjectedOutOfMemoryError(f"CUDA out of memory (injected: batch of {len(notes)} > {self.max_notes})")
         return _rules().detect_batch(notes)
@@ -54,7 +59,7 @@ class CrashDetector:
     name: str = "fault-crash"
     version: str = "1"
 
-    def detect_batch(self, notes: Sequence[DetectNote]) -> list[list[Span]]:
+    def detect_batch(self, notes: Sequence[ClinicalNote]) -> list[list[Span]]:
         if any(POISON_MARKER in n.text for n in notes):
             os._exit(70)
         return _rules().detect_batch(notes)
@@ -73,7 +78,7 @@ _RECEIVED = [0]
 
 def on_receive() -> bool:
     """Apply ``DEID_FAULT_ON_RECEIVE`` to the message just received; True when it is to be dropped."""
-    spec = os.environ.get("DEID_FAULT_ON_RECEIVE", "")
+    spec = FAULT_ON_RECEIVE.get()
     if not spec:
         return False
     action, _, nth = spec.partition(":")

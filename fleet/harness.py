@@ -8,6 +8,7 @@ check that no note text was logged.
 
 from __future__ import annotations
 
+import deid_core.environment as _env
 import os
 import signal
 import subprocess
@@ -17,7 +18,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workers.argv import worker_plan
+from fleet.worker_plan import worker_plan
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -45,7 +46,7 @@ class WorkerProcess:
             python=sys.executable,
         )
         env = dict(self.env)
-        env["DEID_WORKER_ROLE"] = plan.role
+        env[_env.WORKER_ROLE.name] = plan.role
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH", "")) if p)
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
@@ -182,11 +183,11 @@ class ScratchFleet:
         # Tasks here take seconds: a short time limit, and every timeout derived from it as in production.
         self.env = {
             **self.settings.worker_environment(),
-            "DEID_FLEET_CONFIG": "",
-            "DEID_TASK_TIME_LIMIT": os.environ.get("DEID_TASK_TIME_LIMIT", "10"),
+            _env.FLEET_CONFIG.name: "",
+            _env.TASK_TIME_LIMIT.name: _env.TASK_TIME_LIMIT.get() or "10",
         }
-        if os.environ.get("DEID_VISIBILITY_TIMEOUT"):
-            self.env["DEID_VISIBILITY_TIMEOUT"] = os.environ["DEID_VISIBILITY_TIMEOUT"]
+        if _env.VISIBILITY_TIMEOUT.get():
+            self.env[_env.VISIBILITY_TIMEOUT.name] = _env.VISIBILITY_TIMEOUT.get()
 
     def __enter__(self) -> "ScratchFleet":
         from fleet.db import migrate

@@ -21,6 +21,7 @@ half a release; a batch submitted before a rotation still finds its
 
 from __future__ import annotations
 
+from deid_core.environment import KEY_PREFIX, KEY_STORE
 import base64
 import binascii
 import json
@@ -33,8 +34,8 @@ from typing import Protocol, runtime_checkable
 from deid_core.keys import KEY_FILE_FORMAT, KeyFileError, StudyKey
 
 _STUDY_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
-ENV_PREFIX = "DEID_KEY_"
-STORE_SELECTOR = "DEID_KEY_STORE"
+ENV_PREFIX = KEY_PREFIX
+STORE_SELECTOR = KEY_STORE.name
 
 
 class KeyStoreError(LookupError):

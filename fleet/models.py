@@ -118,6 +118,9 @@ class Item(Base):
     status: Mapped[str] = mapped_column(String(10), default=ItemStatus.PENDING)
     stage: Mapped[str] = mapped_column(String(40))
     attempts: Mapped[int] = mapped_column(Integer, default=0)
+    #: The item's patient as an ordinal within its batch (no patient: a group of its own).  Every
+    #: message carries whole groups, so name propagation sees all of a patient's notes.
+    patient_group: Mapped[int | None] = mapped_column(Integer, nullable=True)
     error_class: Mapped[str | None] = mapped_column(String(100), nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     flagged: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -158,6 +161,8 @@ class SpanRow(Base):
     category: Mapped[str] = mapped_column(String(20))
     score: Mapped[float] = mapped_column(Float)
     source: Mapped[str] = mapped_column(String(500), default="")
+    #: why the span was found (:class:`deid_core.spans.Evidence`); the resolve stage acts on it
+    evidence: Mapped[str] = mapped_column(String(12), default="rule")
 
 
 class VerifierScore(Base):

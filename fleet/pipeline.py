@@ -16,13 +16,15 @@ from pathlib import Path
 
 import fleet
 from deid_core.config import Settings, load_settings
+from deid_core.recognizers.kinds import GPU_KINDS
 
 STAGE_RESOLVE = "resolve"
+#: the recognizer name under which a note's finished spans are stored
+RESOLVED = "resolved"
 STAGE_VERIFY = "verify"
 STAGE_ANONYMIZE = "anonymize"
 STAGE_DONE = "done"
 STAGE_SUBMIT = "submit"
-GPU_KINDS = frozenset({"encoder", "generative"})
 
 
 def recognize_stage(kind: str) -> str:
@@ -50,7 +52,7 @@ class PipelineConfig:
 
     def to_dict(self) -> dict:
         return {
-            "settings": self.settings.model_dump(mode="json"),
+            "settings": self.settings.model_dump(mode="json", exclude_none=True),
             "recognizers": list(self.recognizers),
             "verifier_threshold": self.verifier_threshold,
             "base_dir": self.base_dir,

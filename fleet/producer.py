@@ -34,10 +34,11 @@ from deid_core.anonymizer.engine import Anonymizer
 from deid_core.keys import StudyKey
 from deid_core.known import KnownFile, KnownPatient
 from fleet.keystore import KeyStore, check_study_name, load_checked
-from fleet.models import Batch, Configuration, Item, ItemStatus, KnownRow, NoteRow, Output, Study
-from fleet.pipeline import STAGE_SUBMIT, PipelineConfig
+from fleet.models import Batch, Configuration, Item, ItemStatus, KnownRow, NoteRow, Output, SpanRow, StageRun, Study
+from fleet.pipeline import RESOLVED, STAGE_RESOLVE, STAGE_SUBMIT, PipelineConfig
 from fleet.sealing import note_patient_id, seal_known, seal_note_text, seal_patient_id, text_digest
-from tasks.detect import estimate_tokens, token_batches
+from deid_core.detection import estimate_tokens
+from fleet.grouping import item_chunks, token_chunks
 
 
 class Dispatcher(Protocol):
@@ -276,6 +277,7 @@ class FleetClient:
                 s.add(KnownRow(batch_id=batch.id, patient_digest=digest, sealed=sealed))
             existing = self._existing_notes(s, study, incoming)
             seen: dict[str, int] = {}
+            patients: dict[str, int] = {}
             pending: list[tuple[Item, int]] = []
             rejected = 0
             for rec in incoming:
@@ -304,11 +306,14 @@ class FleetClient:
                     s.flush()
                     existing[(rec.record_id, sealed.digest)] = note
                 item.note_id = note.id
+                item.patient_group = None if rec.patient_id is None else patients.setdefault(rec.patient_id, len(patients))
                 s.add(item)
                 pending.append((item, estimate_tokens(rec.text)))
             batch.submitted = len(incoming)
             s.flush()
-            chunks = self._chunks([i.id for i, _ in pending], [t for _, t in pending], config.uses_gpu)
+            chunks = self._chunks(
+                [i.id for i, _ in pending], [i.patient_group for i, _ in pending], [t for _, t in pending], config.uses_gpu
+            )
             batch_id = batch.id
         if on_stored is not None:
             on_stored(batch_id)
@@ -345,17 +350,11 @@ class FleetClient:
                 out[(n.external_id, n.text_digest)] = n
         return out
 
-    def _chunks(self, ids: list[int], tokens: list[int], gpu: bool) -> list[list[int]]:
-        """Fixed-size chunks; with a GPU recognizer, also within the token budget."""
-        out: list[list[int]] = []
-        for start in range(0, len(ids), self.chunk_size):
-            part = ids[start : start + self.chunk_size]
-            if gpu:
-                sizes = tokens[start : start + self.chunk_size]
-                out.extend([part[i] for i in group] for group in token_batches(sizes, self.gpu_token_budget))
-            else:
-                out.append(part)
-        return out
+    def _chunks(self, ids: list[int], groups: list[int | None], tokens: list[int], gpu: bool) -> list[list[int]]:
+        """Chunks of whole patients; with a GPU recognizer, also within the token budget."""
+        if gpu:
+            return token_chunks(ids, groups, tokens, self.chunk_size, self.gpu_token_budget)
+        return item_chunks(ids, groups, self.chunk_size)
 
     def _send(self, stage: str, batch_id: str, ids: list[int]) -> None:
         if self.dispatcher is None:
@@ -367,15 +366,17 @@ class FleetClient:
         with self.sessions() as s:
             self._batch(s, batch_id)
             rows = s.execute(
-                select(Item.stage, Item.id).where(Item.batch_id == batch_id, Item.status == ItemStatus.PENDING).order_by(Item.id)
+                select(Item.stage, Item.id, Item.patient_group)
+                .where(Item.batch_id == batch_id, Item.status == ItemStatus.PENDING)
+                .order_by(Item.id)
             ).all()
-        by_stage: dict[str, list[int]] = {}
-        for stage, item_id in rows:
-            by_stage.setdefault(stage, []).append(item_id)
+        by_stage: dict[str, list[tuple[int, int | None]]] = {}
+        for stage, item_id, group in rows:
+            by_stage.setdefault(stage, []).append((item_id, group))
         sent = 0
-        for stage, ids in by_stage.items():
-            for start in range(0, len(ids), self.chunk_size):
-                self._send(stage, batch_id, ids[start : start + self.chunk_size])
+        for stage, items in by_stage.items():
+            for chunk in item_chunks([i for i, _ in items], [g for _, g in items], self.chunk_size):
+                self._send(stage, batch_id, chunk)
                 sent += 1
         return sent
 
@@ -471,6 +472,39 @@ class FleetClient:
                     "flagged": bool(flagged),
                 }
 
+    def detected(self, batch_id: str) -> Iterable[dict]:
+        """``{id, spans}`` per resolved item, in input order: the spans ``deid detect`` writes, in the original text's offsets.
+
+        Offsets and categories only, never text; for comparing paths and auditing what a run found.
+        """
+        with self.sessions() as s:
+            batch = self._batch(s, batch_id)
+            items = s.execute(
+                select(Item.external_id, Item.note_id)
+                .where(Item.batch_id == batch_id, Item.status != ItemStatus.FAILED, Item.note_id.is_not(None))
+                .order_by(Item.line)
+            ).all()
+            rows = s.execute(
+                select(SpanRow)
+                .join(Item, (Item.note_id == SpanRow.note_id) & (Item.batch_id == batch_id))
+                .where(SpanRow.recognizer == RESOLVED, SpanRow.pipeline_version == batch.pipeline_version)
+                .order_by(SpanRow.note_id, SpanRow.start, SpanRow.end, SpanRow.id)
+            ).scalars().all()
+            by_note: dict[int, list[dict]] = {}
+            for r in rows:
+                by_note.setdefault(r.note_id, []).append(
+                    {"start": r.start, "end": r.end, "label": r.category, "score": r.score, "source": r.source, "evidence": r.evidence}
+                )
+            resolved = {n for (n,) in s.execute(
+                select(StageRun.note_id).where(
+                    StageRun.note_id.in_([n for _, n in items]), StageRun.stage == STAGE_RESOLVE,
+                    StageRun.pipeline_version == batch.pipeline_version, StageRun.key_id == batch.key_id,
+                )
+            ).all()}
+        for rid, note_id in items:
+            if note_id in resolved:
+                yield {"id": rid, "spans": by_note.get(note_id, [])}
+
     def export(self, batch_id: str, out: Path | str, errors: Path | str | None = None) -> ExportResult:
         st = self.status(batch_id)
         written = 0
@@ -504,6 +538,20 @@ class Connection:
         self.close()
 
 
+#: Entry-point group naming the class that sends stage messages (the Celery layer declares it).
+DISPATCHER_GROUP = "deid.dispatchers"
+
+
+def dispatcher_class(name: str = "celery"):
+    """The dispatcher declared under ``name``: the fleet reaches its Celery layer only through this entry point."""
+    from importlib.metadata import entry_points
+
+    found = [ep for ep in entry_points(group=DISPATCHER_GROUP) if ep.name == name]
+    if not found:
+        raise SubmitError(f"no dispatcher {name!r} is installed (entry point group {DISPATCHER_GROUP})")
+    return found[0].load()
+
+
 def connect(settings, *, dispatch: bool = True) -> Connection:
     """A :class:`FleetClient` on the settings' store; with ``dispatch`` it sends to Celery."""
     from fleet.db import make_engine, session_factory
@@ -512,9 +560,7 @@ def connect(settings, *, dispatch: bool = True) -> Connection:
     engine = make_engine(settings.database_url, settings.database_schema)
     dispatcher = None
     if dispatch:
-        from tasks.pipeline import CeleryDispatcher
-
-        dispatcher = CeleryDispatcher.for_settings(settings)
+        dispatcher = dispatcher_class().for_settings(settings)
     client = FleetClient(
         session_factory(engine),
         open_keystore(settings.key_dir),

@@ -8,6 +8,9 @@ over the file so a container can be pointed elsewhere without a new file.
 
 from __future__ import annotations
 
+import deid_core.environment as _env
+from deid_core.config import validation_problems
+from deid_core.recognizers.kinds import KIND_NAMES
 import os
 import tomllib
 from pathlib import Path
@@ -15,16 +18,16 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-RECOGNIZER_KINDS: tuple[str, ...] = ("rules", "encoder", "generative")
+RECOGNIZER_KINDS: tuple[str, ...] = KIND_NAMES
 
 #: Environment variable -> field of :class:`FleetSettings`.
 ENV_OVERRIDES: dict[str, str] = {
-    "DEID_DATABASE_URL": "database_url",
-    "DEID_DATABASE_SCHEMA": "database_schema",
-    "DEID_BROKER_URL": "broker_url",
-    "DEID_QUEUE_PREFIX": "queue_prefix",
-    "DEID_KEY_DIR": "key_dir",
-    "DEID_PIPELINE_CONFIG": "pipeline_config",
+    _env.DATABASE_URL.name: "database_url",
+    _env.DATABASE_SCHEMA.name: "database_schema",
+    _env.BROKER_URL.name: "broker_url",
+    _env.QUEUE_PREFIX.name: "queue_prefix",
+    _env.KEY_DIR.name: "key_dir",
+    _env.PIPELINE_CONFIG.name: "pipeline_config",
 }
 
 
@@ -119,15 +122,15 @@ class FleetSettings(_Strict):
     def worker_environment(self) -> dict[str, str]:
         """What a worker process needs in its environment to join this fleet."""
         env = {
-            "DEID_DATABASE_URL": self.database_url,
-            "DEID_BROKER_URL": self.broker_url,
-            "DEID_QUEUE_PREFIX": self.queue_prefix,
-            "DEID_KEY_DIR": str(self.key_dir),
+            _env.DATABASE_URL.name: self.database_url,
+            _env.BROKER_URL.name: self.broker_url,
+            _env.QUEUE_PREFIX.name: self.queue_prefix,
+            _env.KEY_DIR.name: str(self.key_dir),
         }
         if self.database_schema:
-            env["DEID_DATABASE_SCHEMA"] = self.database_schema
+            env[_env.DATABASE_SCHEMA.name] = self.database_schema
         if self.pipeline_config is not None:
-            env["DEID_PIPELINE_CONFIG"] = str(self.pipeline_config)
+            env[_env.PIPELINE_CONFIG.name] = str(self.pipeline_config)
         return env
 
 
@@ -135,7 +138,7 @@ def load_fleet_settings(path: Path | str | None = None, env: dict[str, str] | No
     """The ``[fleet]`` table of ``path`` (or of ``$DEID_FLEET_CONFIG``), then the environment."""
     env = dict(os.environ) if env is None else env
     raw: dict = {}
-    path = path if path is not None else env.get("DEID_FLEET_CONFIG") or None
+    path = path if path is not None else env.get(_env.FLEET_CONFIG.name) or None
     if path is not None:
         path = Path(path)
         try:
@@ -157,7 +160,4 @@ def load_fleet_settings(path: Path | str | None = None, env: dict[str, str] | No
     try:
         return FleetSettings.model_validate(raw)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '(top)'}: {err['msg']}" for err in exc.errors()
-        )
-        raise FleetConfigError(f"fleet configuration: {problems}") from None
+        raise FleetConfigError(f"fleet configuration: {validation_problems(exc)}") from None

@@ -28,28 +28,31 @@ from __future__ import annotations
 import json
 import os
 import socket
+import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
-from functools import lru_cache
 from pathlib import Path
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from deid_core.anonymizer.engine import Anonymizer, Note
+from deid_core.anonymizer.engine import Anonymizer
+from deid_core.detection import run_isolated
 from deid_core.keys import StudyKey
 from deid_core.known import KnownSet
-from deid_core.leaks import Leak, scan_output, summarize
-from deid_core.recognizers.base import NoteContext
-from deid_core.recognizers.known import KnownIdentifierRecognizer, known_wins
-from deid_core.records import unusable_character
+from deid_core.leaks import Leak, summarize
+from deid_core.normalization import nfc
+from deid_core.notes import ClinicalNote
+from deid_core.pipeline import Deidentifier
+from deid_core.recognizers.known import KnownIdentifierRecognizer
+from deid_core.recognizers.mix import MixedDetector, build_mix
 from deid_core.recognizers.pipeline import DetectConfig
-from deid_core.recognizers.plausibility import PlausibilityCheck, unite_with_rules
-from deid_core.resolution import merge_adjacent, resolve
-from deid_core.spans import Category, Span, span_to_dict
+from deid_core.records import unusable_character
+from deid_core.spans import Category, Evidence, Span, span_to_dict
 from fleet.audit import model_digest_for
+from fleet.grouping import item_chunks
 from fleet.keystore import KeyStore, load_checked
 from fleet.models import (
     AuditEntry,
@@ -65,13 +68,11 @@ from fleet.models import (
     VerifierScore,
     utcnow,
 )
-from fleet.pipeline import STAGE_ANONYMIZE, STAGE_DONE, STAGE_RESOLVE, STAGE_VERIFY, PipelineConfig, stage_kind
+from fleet.pipeline import RESOLVED, STAGE_ANONYMIZE, STAGE_DONE, STAGE_RESOLVE, STAGE_VERIFY, PipelineConfig, stage_kind
 from fleet.sealing import note_patient_id, note_plaintext, open_known, patient_digest
 from fleet.settings import ModelSpec
 from fleet.verifier import Verifier, default_verifier
-from tasks.detect import DetectNote, detect_isolated
 
-RESOLVED = "resolved"
 REDELIVERY_LIMIT = "RedeliveryLimitExceeded"
 
 
@@ -129,6 +130,35 @@ class PlainNote:
     patient_id: str | None
 
 
+def gather_patients(s: Session, batch: Batch, plan: Sequence[str], work: list[Item]) -> tuple[list[Item], int]:
+    """The resolve stage's items as whole patients: ``(items to resolve now, items deferred)``.
+
+    Name propagation needs every note of a patient that is in the batch.
+    A patient's notes waiting at this stage are taken in from whichever
+    message brought them; while one of them is still at an earlier stage,
+    the patient's notes wait for it (they stay pending here, and the
+    message that brings the last one resolves them all), so how a batch was
+    cut into messages, split on redelivery or swept never changes a span.
+    A note that failed earlier is left out, as ``deid detect`` leaves out a
+    note whose detection failed.
+    """
+    groups = {it.patient_group for it in work if it.patient_group is not None}
+    if not groups:
+        return work, 0
+    have = {it.id for it in work}
+    siblings = s.scalars(
+        select(Item).where(Item.batch_id == batch.id, Item.patient_group.in_(sorted(groups)), Item.status == ItemStatus.PENDING)
+    ).all()
+    pos = plan.index(STAGE_RESOLVE)
+    waiting = {it.patient_group for it in siblings if it.stage in plan and plan.index(it.stage) < pos}
+    gathered = [it for it in work if it.patient_group not in waiting]
+    gathered += [it for it in siblings if it.id not in have and it.stage == STAGE_RESOLVE and it.patient_group not in waiting]
+    deferred = [it for it in work if it.patient_group in waiting]
+    for it in deferred:  # waiting for a sibling is not a delivery that failed
+        it.attempts -= 1
+    return sorted(gathered, key=lambda it: it.id), len(deferred)
+
+
 def open_notes(ctx: StageContext, study: str, rows: Sequence[NoteRow]) -> tuple[list[PlainNote], dict[int, BaseException]]:
     """Unseal ``rows`` under their own study keys; a note that does not open fails alone."""
     keys: dict[str, StudyKey | BaseException] = {}
@@ -176,10 +206,10 @@ def spans_by_note(session: Session, note_ids: Sequence[int], recognizers: Sequen
     rows = session.scalars(
         select(SpanRow)
         .where(SpanRow.note_id.in_(list(note_ids)), SpanRow.recognizer.in_(list(recognizers)), SpanRow.pipeline_version == version)
-        .order_by(SpanRow.note_id, SpanRow.start, SpanRow.end, SpanRow.id)
+        .order_by(SpanRow.note_id, SpanRow.id)  # as the recognizer returned them
     )
     for r in rows:
-        out[r.note_id].append(Span(r.start, r.end, Category(r.category), r.score, r.source))
+        out[r.note_id].append(Span(r.start, r.end, Category(r.category), r.score, r.source, Evidence(r.evidence)))
     return out
 
 
@@ -194,6 +224,7 @@ def _span_rows(note_id: int, recognizer: str, version: str, spans: Sequence[Span
             category=s.category.value,
             score=float(s.score),
             source=s.source[:500],
+            evidence=s.evidence.value,
         )
         for s in spans
     ]
@@ -210,38 +241,61 @@ def error_text(exc: BaseException) -> str:
 # -- stage bodies: (context, session, batch, config, notes) -> {note_id: _Ok | exception}, component, detail
 
 
+_DETECTORS: dict[tuple[str, str, str], MixedDetector] = {}
+_DETECTORS_LOCK = threading.Lock()
+
+
+def detector_for(config: PipelineConfig, models: Mapping[str, ModelSpec], device: str | None) -> MixedDetector:
+    """The process's detector for a batch's configuration; members load when a stage first needs them.
+
+    One loader for both paths: ``deid detect`` builds the same
+    :func:`~deid_core.recognizers.mix.build_mix`, and a worker's
+    ``[fleet.models.KIND]`` only replaces where that kind's model comes from.
+    """
+    ident = json.dumps({k: [v.factory, v.options] for k, v in sorted(models.items())}, sort_keys=True, default=str)
+    cache_key = (config.digest, ident, device or "")
+    with _DETECTORS_LOCK:
+        found = _DETECTORS.get(cache_key)
+        if found is None:
+            base = Path(config.base_dir) if config.base_dir else None
+            detect = DetectConfig.from_mapping(config.settings.detect, base_dir=base)
+            found = build_mix(detect, kinds=config.recognizers, overrides=models, device=device, eager=False)
+            _DETECTORS[cache_key] = found
+        return found
+
+
+def _deidentifier(ctx: StageContext, config: PipelineConfig) -> Deidentifier:
+    return Deidentifier(detector_for(config, ctx.models, ctx.device), verifier=ctx.verifier, verifier_threshold=config.verifier_threshold)
+
+
+def _clinical(notes: Sequence[PlainNote]) -> list[ClinicalNote]:
+    return [ClinicalNote(n.external_id, n.text, n.patient_id) for n in notes]
+
+
 def _recognize(kind: str):
     def run(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[PlainNote]):
-        from workers.models import get_detector
-
-        loader = ctx.detector_loader or get_detector
         try:
-            detector = loader(
-                kind, detect=config.settings.detect, base_dir=config.base_dir, models=ctx.models, device=ctx.device
-            )
-        except Exception as exc:  # a detector that cannot load fails every note, with why
+            pipeline = _deidentifier(ctx, config)
+        except Exception as exc:  # a configuration that cannot be built fails every note, with why
             return {n.id: exc for n in notes}, kind, "detector unavailable"
-        outcome = detect_isolated(detector, [DetectNote(n.external_id, n.text, n.patient_id) for n in notes])
+        if ctx.detector_loader is not None:  # a test's or a fault trial's own detector
+            detector = ctx.detector_loader(kind)
+            outcome = run_isolated(detector.name, detector.detect_batch, [replace(n, text=nfc(n.text).text) for n in _clinical(notes)])
+            found, splits = outcome.results, outcome.oom_splits
+            component = f"{kind}:{detector.name}/{detector.version}"
+        else:
+            member = pipeline.detector.members[kind]
+            before = member.oom_splits
+            found = pipeline.recognize(kind, _clinical(notes))
+            splits = member.oom_splits - before
+            component = f"{kind}:{getattr(member._recognizer, 'name', kind)}/{getattr(member._recognizer, 'version', '?')}"
         results: dict[int, _Ok | BaseException] = {}
-        for note, res in zip(notes, outcome.results):
+        for note, res in zip(notes, found):
             results[note.id] = res if isinstance(res, BaseException) else _Ok(_span_rows(note.id, kind, batch.pipeline_version, res))
-        component = f"{kind}:{getattr(detector, 'name', kind)}/{getattr(detector, 'version', '?')}"
         digest = model_digest_for(kind, ctx.models)
-        detail = f"oom_splits={outcome.oom_splits}" + (f" model_sha256={digest}" if digest else "")
-        return results, component, detail
+        return results, component, f"oom_splits={splits}" + (f" model_sha256={digest}" if digest else "")
 
     return run
-
-
-@lru_cache(maxsize=4)
-def _plausibility(join_score: float) -> PlausibilityCheck:
-    """Built on first use: only a pipeline with a model member needs the lexicon here."""
-    return PlausibilityCheck(join_score=join_score)
-
-
-def _join_score(config: PipelineConfig) -> float:
-    base = Path(config.base_dir) if config.base_dir else None
-    return DetectConfig.from_mapping(config.settings.detect, base_dir=base).join_score
 
 
 def _known_recognizer(ctx: StageContext, s: Session, batch: Batch, notes: Sequence[PlainNote]) -> KnownIdentifierRecognizer | None:
@@ -255,53 +309,42 @@ def _known_recognizer(ctx: StageContext, s: Session, batch: Batch, notes: Sequen
 
 
 def _resolve(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[PlainNote]):
-    ids = [n.id for n in notes]
-    by_kind = {k: spans_by_note(s, ids, [k], batch.pipeline_version) for k in config.recognizers}
-    models = [k for k in config.recognizers if k != "rules"]
-    check = None
-    if "rules" in by_kind and models:  # model spans join the rules' as `deid detect` joins them
-        try:
-            check = _plausibility(_join_score(config))
-        except Exception as exc:  # a configuration that cannot be read fails every note, with why
-            return {n.id: exc for n in notes}, "deid_core.resolution", ""
+    """The core's :meth:`~deid_core.pipeline.Deidentifier.finish` over the chunk, which holds whole patients."""
+    try:
+        pipeline = _deidentifier(ctx, config)
+    except Exception as exc:  # a configuration that cannot be read fails every note, with why
+        return {n.id: exc for n in notes}, "deid_core.pipeline", "detector unavailable"
     try:
         known = _known_recognizer(ctx, s, batch, notes)
     except Exception as exc:  # known identifiers that do not open fail their batch's notes, never skip the floor
-        return {n.id: exc for n in notes}, "deid_core.resolution", "known identifiers unavailable"
+        return {n.id: exc for n in notes}, "deid_core.pipeline", "known identifiers unavailable"
+    ids = [n.id for n in notes]
+    by_kind = {k: spans_by_note(s, ids, [k], batch.pipeline_version) for k in config.recognizers}
+    raw = {k: [by_kind[k][i] for i in ids] for k in config.recognizers}
+    finished = pipeline.finish(_clinical(notes), raw, known)
     results: dict[int, _Ok | BaseException] = {}
-    for n in notes:
-        try:
-            if check is not None:
-                united = unite_with_rules(n.text, by_kind["rules"][n.id], [by_kind[k][n.id] for k in models], check)
-            else:
-                united = [sp for k in config.recognizers for sp in by_kind[k][n.id]]
-            merged = merge_adjacent(resolve(united), n.text)
-            if known is not None:  # known identifiers win last, as in `deid detect --known`
-                found = known.analyze(n.text, context=NoteContext(n.external_id, n.patient_id))
-                merged = known_wins(n.text, merged, found, known.lexicon)
-            results[n.id] = _Ok(_span_rows(n.id, RESOLVED, batch.pipeline_version, merged))
-        except Exception as exc:
-            results[n.id] = exc
-    return results, "deid_core.resolution", ""
+    for n, spans in zip(notes, finished):
+        results[n.id] = spans if isinstance(spans, BaseException) else _Ok(_span_rows(n.id, RESOLVED, batch.pipeline_version, spans))
+    return results, "deid_core.pipeline", ""
 
 
 def _verify(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig, notes: list[PlainNote]):
     spans = spans_by_note(s, [n.id for n in notes], [RESOLVED], batch.pipeline_version)
+    pipeline = Deidentifier(verifier=ctx.verifier, verifier_threshold=config.verifier_threshold)
     results: dict[int, _Ok | BaseException] = {}
-    for n in notes:
+    for n, note in zip(notes, _clinical(notes)):
         try:
-            score = float(ctx.verifier.score(n.text, spans[n.id]))
-            flagged = score > config.verifier_threshold
+            verdict = pipeline.verify(note, spans[n.id])
             row = VerifierScore(
                 note_id=n.id,
                 pipeline_version=batch.pipeline_version,
                 key_id=batch.key_id,
                 verifier=ctx.verifier.name,
-                score=score,
-                flagged=flagged,
+                score=verdict.score,
+                flagged=verdict.flagged,
             )
-            reason = f"verifier {ctx.verifier.name} scored {score:.2f} > {config.verifier_threshold}" if flagged else None
-            results[n.id] = _Ok([row], flagged, review_reason=reason)
+            reason = f"verifier {ctx.verifier.name} scored {verdict.score:.2f} > {config.verifier_threshold}" if verdict.flagged else None
+            results[n.id] = _Ok([row], verdict.flagged, review_reason=reason)
         except Exception as exc:
             results[n.id] = exc
     return results, ctx.verifier.name, f"threshold={config.verifier_threshold}"
@@ -326,12 +369,13 @@ def _anonymize(ctx: StageContext, s: Session, batch: Batch, config: PipelineConf
     except Exception as exc:  # as in the resolve stage: no note goes out without its record
         return {n.id: exc for n in notes}, "anonymizer", "known identifiers unavailable"
     spans = spans_by_note(s, [n.id for n in notes], [RESOLVED], batch.pipeline_version)
+    pipeline = Deidentifier(anonymizer=anonymizer)
     results: dict[int, _Ok | BaseException] = {}
-    for n in notes:
+    for n, note in zip(notes, _clinical(notes)):
         try:
             spellings = known.spellings(n.text, n.patient_id) if known is not None else {}
-            out = anonymizer.anonymize(Note(n.external_id, n.text, n.patient_id, tuple(spans[n.id]), spellings))
-            leaks = scan_output(n.text, spans[n.id], out.text, out.replacements, n.patient_id)
+            released = pipeline.release(note, spans[n.id], spellings)
+            out, leaks = released.output, released.leaks
             replacements = [dict(asdict(r), category=r.category.value) for r in out.replacements]
             row = Output(
                 note_id=n.id,
@@ -404,6 +448,10 @@ def execute_stage(ctx: StageContext, stage: str, batch_id: str, item_ids: Sequen
             _audit(s, ctx, batch, stage, "", started, result, len(items), detail="redelivered: split into single notes")
             s.commit()
             return result
+        deferred = 0
+        if stage == STAGE_RESOLVE:
+            work, deferred = gather_patients(s, batch, plan, work)
+            s.commit()
         if not work:
             _audit(s, ctx, batch, stage, "", started, result, len(items))
             s.commit()
@@ -422,8 +470,13 @@ def execute_stage(ctx: StageContext, stage: str, batch_id: str, item_ids: Sequen
             )
         )
         todo_rows = [notes[it.note_id] for it in work if it.note_id not in already]
+        if stage == STAGE_RESOLVE and todo_rows:  # notes resolved before still lend their names to the rest
+            todo_rows = [notes[it.note_id] for it in work]
         todo, unopened = open_notes(ctx, batch.study_id, todo_rows)
         outcomes, component, detail = _body(stage)(ctx, s, batch, config, todo) if todo else ({}, "", "")
+        outcomes = {n: o for n, o in outcomes.items() if n not in already}
+        if deferred:
+            detail = f"{detail} deferred={deferred}".strip()
         outcomes = {**outcomes, **unopened}
         model_digest = detail.partition("model_sha256=")[2][:64]
         plan_for = [(it.id, it.note_id, outcomes.get(it.note_id)) for it in work]

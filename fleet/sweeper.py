@@ -9,9 +9,9 @@ task.  The sweeper re-sends it at its current stage; the stage executor
 skips what already ran, so a spare message costs a lookup, never a second
 result.  Each re-sent item is touched, so it is re-sent at most once per
 deadline, and each re-delivery counts towards ``max_deliveries`` as any
-other delivery does.  Workers re-send one note per message, as a
-redelivered chunk is split: a stalled note may be the one that killed its
-worker.
+other delivery does.  Items go out in chunks of whole patients
+(:mod:`fleet.grouping`); a redelivered chunk is split further by the stage
+executor, since a stalled note may be the one that killed its worker.
 
 Every worker runs a :class:`SweepLoop` in its main process; a lock with
 the interval as its lifetime lets one sweep run per interval fleet-wide.
@@ -28,6 +28,7 @@ from datetime import timedelta
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from fleet.grouping import item_chunks
 from fleet.models import Item, ItemStatus, utcnow
 
 log = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ def sweep(sessions: sessionmaker[Session], send: Callable[[str, str, list[int]],
     now = utcnow()
     with sessions.begin() as s:
         rows = s.execute(
-            select(Item.id, Item.batch_id, Item.stage)
+            select(Item.id, Item.batch_id, Item.stage, Item.patient_group)
             .where(Item.status == ItemStatus.PENDING, Item.updated_at < now - timedelta(seconds=stall_after))
             .order_by(Item.batch_id, Item.stage, Item.id)
             .with_for_update(skip_locked=True)  # two sweepers never take the same item
@@ -61,12 +62,12 @@ def sweep(sessions: sessionmaker[Session], send: Callable[[str, str, list[int]],
         if not rows:
             return 0
         s.execute(update(Item).where(Item.id.in_([r.id for r in rows])).values(updated_at=now))
-    groups: dict[tuple[str, str], list[int]] = {}
-    for item_id, batch_id, stage in rows:
-        groups.setdefault((batch_id, stage), []).append(item_id)
-    for (batch_id, stage), ids in groups.items():
-        for start in range(0, len(ids), chunk_size):
-            send(stage, batch_id, ids[start : start + chunk_size])
+    groups: dict[tuple[str, str], list[tuple[int, int | None]]] = {}
+    for item_id, batch_id, stage, patient in rows:
+        groups.setdefault((batch_id, stage), []).append((item_id, patient))
+    for (batch_id, stage), items in groups.items():
+        for chunk in item_chunks([i for i, _ in items], [p for _, p in items], chunk_size):
+            send(stage, batch_id, chunk)
     log.warning("sweeper: re-sent %d stalled item(s) in %d batch stage(s)", len(rows), len(groups))
     return len(rows)
 

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from deid_core.anonymizer.date_formats import MONTH_SCHEMES, WEEKDAY_SCHEMES
-from deid_core.anonymizer.dates import DateShifter
+from deid_core.date_formats import MONTH_SCHEMES, WEEKDAY_SCHEMES
+from deid_core.dates import DateShifter
 from deid_core.anonymizer.engine import Anonymizer, Note
 from deid_core.keys import StudyKey
 from deid_core.spans import Category, Span

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deid_core.anonymizer import dates as dates_module
-from deid_core.anonymizer.dates import (
+from deid_core import dates as dates_module
+from deid_core.dates import (
     DateParseError,
     DateShifter,
     MissingPatientIdError,

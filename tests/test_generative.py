@@ -9,6 +9,7 @@ note) and escalation (the untrained model writes garbage).
 
 from __future__ import annotations
 
+from deid_core.notes import ClinicalNote
 import json
 import math
 import os
@@ -41,7 +42,7 @@ from deid_core.recognizers.generative.schema import xml_regex
 from deid_core.recognizers.pipeline import build_default_pipeline
 from deid_core.spans import Category, Span
 from deid_core.synth import generate_notes
-from tasks.detect import DetectNote
+
 
 CHUNK = 120
 OVERLAP = 20
@@ -88,7 +89,7 @@ def _config(model, **extra):
 
 
 def _notes(result, n=6):
-    return [DetectNote(x.id, x.text, x.patient_id) for x in result.heldout_notes[:n]]
+    return [ClinicalNote(x.id, x.text, x.patient_id) for x in result.heldout_notes[:n]]
 
 
 # ---------------------------------------------------------------------------
@@ -263,7 +264,7 @@ def test_unreadable_output_without_a_fallback_fails_the_note_closed(tiny):
 
 def test_fixed_format_identifiers_the_model_missed_come_from_the_patterns(tiny):
     text = "Phone (617) 555-0142. Seen 03/14/2022. MRN: 4482913. Mail jo.ames@example.org"
-    note = [DetectNote("p1", text, "pt")]
+    note = [ClinicalNote("p1", text, "pt")]
     without = build_generative(_config(tiny, patterns=[], escalate=False)).detect_batch(note)[0]
     rec = build_generative(_config(tiny, escalate=False))
     with_patterns = rec.detect_batch(note)[0]
@@ -301,7 +302,7 @@ def test_analyze_follows_the_recognizer_protocol_and_filters_entities(tiny):
 def test_a_long_note_is_chunked_and_its_spans_come_back_once_in_note_offsets(tiny):
     note = max(tiny.heldout_notes, key=lambda n: len(n.text))
     rec = build_generative(_config(tiny, escalate=False))
-    spans = rec.detect_batch([DetectNote(note.id, note.text, note.patient_id)])[0]
+    spans = rec.detect_batch([ClinicalNote(note.id, note.text, note.patient_id)])[0]
     assert rec.last_reports[0].chunks == len(plan_chunks(note.text, CHUNK, OVERLAP)) > 1
     ordered = sorted(spans, key=lambda s: s.start)
     assert all(a.end <= b.start for a, b in zip(ordered, ordered[1:])), "overlapping spans must be united"
@@ -389,7 +390,7 @@ def test_server_errors_fail_the_batch_without_echoing_note_text(tiny):
     with _CompletionsServer(local, fail=True) as server:
         rec = build_generative({"base_url": server.url, "model": "tiny", "structured": "guided", "instructions": "brief"})
         with pytest.raises(RecognizerError) as info:
-            rec.detect_batch([DetectNote("n1", "Patient Jo Ames seen 3/4/2020.", "p")])
+            rec.detect_batch([ClinicalNote("n1", "Patient Jo Ames seen 3/4/2020.", "p")])
     assert "500" in str(info.value) and "Ames" not in str(info.value)
     assert "guided_regex" in server.requests[0]
 
@@ -400,7 +401,7 @@ def test_against_a_real_vllm_server():
         {"base_url": os.environ["DEID_TEST_VLLM_URL"], "model": os.environ.get("DEID_TEST_VLLM_MODEL", "generative"), "max_new_tokens": 256},
         fallback=build_default_pipeline(),
     )
-    notes = [DetectNote(n.id, n.text, n.patient_id) for n in generate_notes(4, seed=21)]
+    notes = [ClinicalNote(n.id, n.text, n.patient_id) for n in generate_notes(4, seed=21)]
     out = rec.detect_batch(notes)
     assert len(out) == 4 and all(r.chunks >= 1 for r in rec.last_reports)
     assert all(not any(a == "unparseable" for a in r.qc_actions) for r in rec.last_reports), "guided decoding must give readable XML"
@@ -412,23 +413,19 @@ def test_against_a_real_vllm_server():
 
 
 def test_fleet_slot_builds_the_recognizer_from_its_options(tiny):
+    from deid_core.recognizers.mix import build_mix
     from fleet.settings import ModelSpec
-    from workers.models import clear_cache, get_detector
 
     spec = ModelSpec(factory="workers.recognizers:generative", options=_config(tiny, escalate=True))
-    clear_cache()
-    try:
-        detector = get_detector("generative", models={"generative": spec}, device="cpu")
-        notes = _notes(tiny, 2)
-        out = detector.detect_batch(notes)
-    finally:
-        clear_cache()
+    mix = build_mix(kinds=("rules", "generative"), overrides={"generative": spec}, device="cpu", eager=False)
+    out = mix.members["generative"].batch(_notes(tiny, 2))
     assert len(out) == 2 and all(isinstance(s, Span) for n in out for s in n)
+    detector = mix.members["generative"].recognizer
     assert detector.fallback is not None and detector.fallback.name == "rules"
 
 
 def test_fleet_slot_without_a_model_fails_loudly():
-    from tasks.detect import DetectorError
+    from deid_core.detection import DetectorError
     from workers.recognizers import generative
 
     with pytest.raises(DetectorError, match="no generative model"):
@@ -445,4 +442,4 @@ def test_train_command_writes_a_loadable_model(tmp_path, torch_one_thread, capsy
     assert "use it with" in capsys.readouterr().out
     assert (out / "MODEL_CARD.md").is_file()
     rec = build_generative({"model_path": str(out), "instructions": "brief", "chunk_chars": 240, "overlap_chars": 40, "max_new_tokens": 8, "escalate": False})
-    assert len(rec.detect_batch([DetectNote("a", "Seen 03/14/2022 by Dr. Roy.", None)])) == 1
+    assert len(rec.detect_batch([ClinicalNote("a", "Seen 03/14/2022 by Dr. Roy.", None)])) == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from deid_core.notes import ClinicalNote
 import json
 
 import pytest
@@ -12,8 +13,8 @@ from deid_core.recognizers.base import NoteContext
 from deid_core.recognizers.known import KnownIdentifierRecognizer, known_wins, within_one_edit
 from deid_core.recognizers.mix import build_mix
 from deid_core.recognizers.pipeline import DetectConfig
-from deid_core.recognizers.propagation import BatchNote
-from deid_core.spans import Category, Span
+
+from deid_core.spans import Category, Evidence, Span
 
 MARIA = KnownPatient(
     "P1",
@@ -194,7 +195,7 @@ def test_title_left_over_from_a_replaced_span_is_dropped():
 def test_mix_with_known_finds_a_lowercase_common_word_surname_the_rules_miss():
     text = "pt seen w daughter. young, maria c/o cough. sister rose young at bedside"
     detector = build_mix(DetectConfig(mix=("rules",)))
-    note = BatchNote("n1", text, "P7")
+    note = ClinicalNote("n1", text, "P7")
     without = detector.detect_batch([note])[0]
     detector.known = KnownIdentifierRecognizer(KnownSet.of([KnownPatient("P7", names=("Maria Young",), relatives=("Rose Young",))]))
     with_known = detector.detect_batch([note])[0]
@@ -273,7 +274,7 @@ def test_name_written_with_a_nickname_in_quotes_or_in_record_separators_is_one_s
 
 def test_ordinary_words_a_rule_put_before_a_known_name_are_left_out_but_a_middle_name_is_kept():
     text = "Pt: Baby Boy Nguyen; Maria Rose Lopez"
-    rules = [Span(8, 19, Category.PATIENT, 0.8, "names/relation"), Span(21, 37, Category.PATIENT, 0.8, "names/listed")]
+    rules = [Span(8, 19, Category.PATIENT, 0.8, "names/relation", Evidence.CUE), Span(21, 37, Category.PATIENT, 0.8, "names/listed", Evidence.GUESS)]
     known = [Span(13, 19, Category.PATIENT, 1.0, "known/name"), Span(21, 26, Category.PATIENT, 1.0, "known/name"),
              Span(32, 37, Category.PATIENT, 1.0, "known/name")]
     got = {text[s.start : s.end] for s in known_wins(text, rules, known)}
@@ -286,7 +287,7 @@ def test_a_known_name_gets_one_surrogate_in_every_form_found_only_through_the_li
     text = "Patient: Maria Quintero seen.\nf/u: quintero, maria c/o cough; QUINTERO's daughter called. Spoke w/ maria."
     detector = build_mix(DetectConfig(mix=("rules",)))
     detector.known = KnownIdentifierRecognizer(KnownSet.of([KnownPatient("P1", names=("Maria Quintero",))]))
-    spans = detector.detect_batch([BatchNote("n1", text, "P1")])[0]
+    spans = detector.detect_batch([ClinicalNote("n1", text, "P1")])[0]
     out = Anonymizer(study_key).anonymize(Note("n1", text, "P1", tuple(spans))).text
     assert "quintero" not in out.lower() and "maria" not in out.lower()
     first, last = out.split("Patient: ")[1].split(" seen")[0].split(" ")

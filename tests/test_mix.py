@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from deid_core.notes import ClinicalNote
 import json
 
 import pytest
@@ -10,7 +11,7 @@ from deid_core.cli.main import main
 from deid_core.recognizers.plausibility import unite_with_rules
 from deid_core.recognizers.mix import MIX_ENV, build_mix
 from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError
-from deid_core.recognizers.propagation import BatchNote
+
 from deid_core.synth import generate_notes, write_jsonl
 
 
@@ -70,7 +71,7 @@ def test_default_picks_up_a_trained_encoder(no_default_encoder, tiny_encoder, mo
 
 
 def test_union_covers_the_rules_and_every_encoder_span_that_joins(tiny_encoder):
-    notes = [BatchNote(n.id, n.text, n.patient_id) for n in generate_notes(12, 9)]
+    notes = [ClinicalNote(n.id, n.text, n.patient_id) for n in generate_notes(12, 9)]
     # the tiny test model is rarely sure enough for the default join score
     detector = build_mix(DetectConfig(mix=("rules", "encoder"), encoder={"path": str(tiny_encoder)}, join_score=0.5))
     raw = detector.member_spans(notes)

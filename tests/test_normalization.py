@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from deid_core.notes import ClinicalNote
 import json
 import unicodedata
 
@@ -12,7 +13,7 @@ from deid_core.anonymizer.engine import Replacement
 from deid_core.leaks import scan_output
 from deid_core.normalization import detect_on_nfc, nfc
 from deid_core.recognizers.pipeline import build_default_pipeline
-from deid_core.recognizers.propagation import BatchNote
+
 from deid_core.spans import Category, Span
 
 DECOMPOSED = "Patient Hans Mu\u0308ller was seen today by Dr. Alan Brooks."
@@ -49,7 +50,7 @@ def test_every_normalized_span_maps_to_original_text_that_normalizes_to_it(text,
 
 def test_rules_find_a_decomposed_name_and_spans_point_into_the_original():
     pipeline = build_default_pipeline()
-    (spans,) = detect_on_nfc([BatchNote("n1", DECOMPOSED, "P1")], pipeline.analyze_batch)
+    (spans,) = detect_on_nfc([ClinicalNote("n1", DECOMPOSED, "P1")], pipeline.analyze_batch)
     found = {DECOMPOSED[s.start : s.end]: s.category for s in spans}
     assert found.get(NAME) is Category.PATIENT
 

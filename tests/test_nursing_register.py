@@ -8,14 +8,15 @@ facilities or identifiers; propagation cannot turn one guess into many.
 
 from __future__ import annotations
 
+from deid_core.notes import ClinicalNote
 import pytest
 
 from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.context import NameRecognizer, tokenize
 from deid_core.recognizers.lexicon import default_lexicon
 from deid_core.recognizers.pipeline import DetectConfig, RulesPipeline, build_default_pipeline
-from deid_core.recognizers.propagation import BatchNote, is_seed
-from deid_core.spans import Category, Span
+from deid_core.recognizers.propagation import is_seed
+from deid_core.spans import Category, Evidence, Span
 
 NAMES = (Category.PATIENT, Category.DOCTOR)
 
@@ -108,8 +109,8 @@ def test_a_title_vouches_for_one_lowercase_word_only(pipeline):
 # ------------------------------------------------------------ propagation
 def test_a_clinical_word_guess_never_spreads_across_a_patients_notes(pipeline):
     notes = [
-        BatchNote("a", "NPN\nNEURO: PT SEDATED, RASS -3. PER DOPA AT 5.", "P1"),
-        BatchNote("b", "NPN DAYS\nPT REMAINS SEDATED. DOPA OFF. SEDATED FOR COMFORT.", "P1"),
+        ClinicalNote("a", "NPN\nNEURO: PT SEDATED, RASS -3. PER DOPA AT 5.", "P1"),
+        ClinicalNote("b", "NPN DAYS\nPT REMAINS SEDATED. DOPA OFF. SEDATED FOR COMFORT.", "P1"),
     ]
     assert all(s.category not in NAMES for spans in pipeline.analyze_batch(notes) for s in spans)
 
@@ -117,8 +118,8 @@ def test_a_clinical_word_guess_never_spreads_across_a_patients_notes(pipeline):
 def test_list_guesses_with_an_ordinary_word_do_not_seed_propagation():
     lex = default_lexicon()
     text = "Levo Wean and Maria Lopez"
-    assert not is_seed(text, Span(0, 9, Category.PATIENT, 0.7, "names/listed"), lex)
-    assert is_seed(text, Span(14, 25, Category.PATIENT, 0.7, "names/listed"), lex)
+    assert not is_seed(text, Span(0, 9, Category.PATIENT, 0.7, "names/listed", Evidence.GUESS), lex)
+    assert is_seed(text, Span(14, 25, Category.PATIENT, 0.7, "names/listed", Evidence.GUESS), lex)
     assert not is_seed("SEDATED", Span(0, 7, Category.PATIENT, 0.75, "names/patient_inline"), lex)
 
 
@@ -131,8 +132,8 @@ def test_a_propagated_span_names_the_seed_it_came_from(pipeline):
 
 def test_names_from_other_notes_are_marked_as_the_patients(pipeline):
     notes = [
-        BatchNote("a", "Patient: Wiremu Tane-Kahu\nDOB 1/2/1950", "P1"),
-        BatchNote("b", "Tane-Kahu called about refills.", "P1"),
+        ClinicalNote("a", "Patient: Wiremu Tane-Kahu\nDOB 1/2/1950", "P1"),
+        ClinicalNote("b", "Tane-Kahu called about refills.", "P1"),
     ]
     b = pipeline.analyze_batch(notes)[1]
     assert [s.source for s in b if s.category is Category.PATIENT] == ["propagation<patient"]

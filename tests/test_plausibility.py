@@ -4,7 +4,7 @@ import pytest
 
 from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError
 from deid_core.recognizers.plausibility import PlausibilityCheck, join_fragments, unite_with_rules
-from deid_core.spans import Category, Span
+from deid_core.spans import Category, Evidence, Span
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +64,8 @@ def test_fragments_split_at_a_space_are_rejoined():
 
 def _at(text: str, value: str, category: Category, score: float = 0.995, source: str = "encoder") -> Span:
     start = text.index(value)
-    return Span(start, start + len(value), category, score, source)
+    evidence = Evidence.MODEL if source == "encoder" else Evidence.GUESS if source in ("names/listed", "names/inverted", "gazetteer/place") else Evidence.CUE
+    return Span(start, start + len(value), category, score, source, evidence)
 
 
 def _joined(text: str, rules: list[Span], model: list[Span], check: PlausibilityCheck) -> list[tuple[str, str]]:

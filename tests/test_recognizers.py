@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from deid_core.notes import ClinicalNote
 import json
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from deid_core.recognizers.base import LabelMap, LabelMapError, NoteContext, Rec
 from deid_core.recognizers.gazetteer import Gazetteer, GazetteerError, load_site_lists
 from deid_core.recognizers.patterns import DateRecognizer, age_recognizer, id_recognizer, phone_recognizer
 from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError, RulesPipeline, build_default_pipeline
-from deid_core.recognizers.propagation import BatchNote, name_variants
+from deid_core.recognizers.propagation import name_variants
 from deid_core.spans import Category, Span, span_from_dict
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -272,9 +273,9 @@ def test_propagation_gives_an_uncued_mention_the_cued_category(pipeline):
 
 def test_names_travel_across_notes_of_the_same_patient_only(pipeline):
     notes = [
-        BatchNote("a", "Patient: Wiremu Tane-Kahu\nDOB 1/2/1950", "P1"),
-        BatchNote("b", "Tane-Kahu called about refills.", "P1"),
-        BatchNote("c", "Tane-Kahu called about refills.", "P2"),
+        ClinicalNote("a", "Patient: Wiremu Tane-Kahu\nDOB 1/2/1950", "P1"),
+        ClinicalNote("b", "Tane-Kahu called about refills.", "P1"),
+        ClinicalNote("c", "Tane-Kahu called about refills.", "P2"),
     ]
     a, b, c = pipeline.analyze_batch(notes)
     assert [notes[1].text[s.start : s.end] for s in b if s.category is Category.PATIENT] == ["Tane-Kahu"]
@@ -502,7 +503,7 @@ def test_detect_writes_one_line_per_input_line_and_reports_bad_ones(tmp_path, ca
     assert "line 2" in err and "line 3" in err
     labels = {(s["start"], s["end"], s["label"]) for s in rows[0]["spans"]}
     assert (9, 25, "PATIENT") in labels and (32, 42, "DATE") in labels
-    assert rows[0]["spans"][0].keys() == {"start", "end", "label", "score", "source"}
+    assert rows[0]["spans"][0].keys() == {"start", "end", "label", "score", "source", "evidence"}
     assert [(s["start"], s["end"], s["label"]) for s in rows[3]["spans"]] == [(0, 9, "PATIENT")]
 
 
@@ -561,7 +562,7 @@ def _score(notes, golds, preds, tau=0.5):
 
 def test_rules_reach_the_recall_and_precision_targets_on_the_dev_notes(pipeline):
     rows = [json.loads(l) for l in (FIXTURES / "dev_notes.jsonl").read_text(encoding="utf-8").splitlines() if l.strip()]
-    notes = [BatchNote(r["id"], r["text"], r["patient_id"]) for r in rows]
+    notes = [ClinicalNote(r["id"], r["text"], r["patient_id"]) for r in rows]
     golds = [[span_from_dict(r["id"], i, s) for i, s in enumerate(r["spans"])] for r in rows]
     recall, precision = _score(notes, golds, pipeline.analyze_batch(notes))
     assert recall >= 0.9 and precision >= 0.85
@@ -570,7 +571,7 @@ def test_rules_reach_the_recall_and_precision_targets_on_the_dev_notes(pipeline)
 def test_rules_reach_the_recall_and_precision_targets_on_synthetic_notes(pipeline):
     synth = pytest.importorskip("deid_core.synth")
     notes = synth.generate_notes(40, seed=2024)
-    batch = [BatchNote(n.id, n.text, n.patient_id) for n in notes]
+    batch = [ClinicalNote(n.id, n.text, n.patient_id) for n in notes]
     recall, precision = _score(batch, [list(n.spans) for n in notes], pipeline.analyze_batch(batch))
     assert recall >= 0.9 and precision >= 0.85
 
@@ -714,7 +715,7 @@ def test_a_city_and_its_country_after_a_comma_are_one_place(pipeline):
 
 def test_rules_reach_the_recall_and_precision_targets_on_the_second_dev_notes(pipeline):
     rows = [json.loads(l) for l in (FIXTURES / "dev_notes_b.jsonl").read_text(encoding="utf-8").splitlines() if l.strip()]
-    notes = [BatchNote(r["id"], r["text"], r["patient_id"]) for r in rows]
+    notes = [ClinicalNote(r["id"], r["text"], r["patient_id"]) for r in rows]
     golds = [[span_from_dict(r["id"], i, s) for i, s in enumerate(r["spans"])] for r in rows]
     recall, precision = _score(notes, golds, pipeline.analyze_batch(notes))
     assert recall >= 0.95 and precision >= 0.9

@@ -3,6 +3,6 @@
 Queue names and delivery settings live in ``celeryconfig.py``;
 :mod:`workers.models` loads each recognizer once per process (GPU workers
 run a solo or thread pool, so the model is never forked after CUDA starts);
-:mod:`workers.argv` turns ``deid worker --queues cpu|gpu`` into the
+:mod:`fleet.worker_plan` turns ``deid worker --queues cpu|gpu`` into the
 ``celery worker`` command line.
 """

@@ -1,49 +1,28 @@
-"""Factories for the model recognizers the GPU queues run.
+"""Factories a worker's own configuration may name for a model kind.
 
-``[fleet.models.encoder]`` defaults to :func:`encoder`, which loads the
-token classifier of :mod:`deid_core.recognizers.encoder` from a local
-directory (``model_path``, else the encoder's own default location) onto
-the worker's device.  ``[fleet.models.generative]`` defaults to
-:func:`generative`, which builds the generative recognizer of
-:mod:`deid_core.recognizers.generative` from its options (a vLLM server's
-``base_url`` and ``model``, or a local ``model_path``); with neither, every
-note sent to it fails with that message rather than passing undetected.
+Without ``[fleet.models.KIND]`` a worker builds a model kind from the
+batch's ``[detect.KIND]`` table, as ``deid detect`` does.  With
+``factory = "workers.recognizers:encoder"`` it loads the token classifier
+of :mod:`deid_core.recognizers.encoder` from ``model_path`` (else the
+default location) onto its device; with ``"workers.recognizers:generative"``
+it builds the generative recognizer of :mod:`deid_core.recognizers.generative`
+from its options (a vLLM server's ``base_url`` and ``model``, or a local
+``model_path``); with neither, every note sent to it fails with that message
+rather than passing undetected.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-
-from deid_core.spans import Span
-from tasks.detect import DetectNote, DetectorError
-
-DEFAULT_FACTORIES = {
-    "encoder": "workers.recognizers:encoder",
-    "generative": "workers.recognizers:generative",
-}
+from deid_core.detection import DetectorError
 
 
-@dataclass
-class TextBatchDetector:
-    """For recognizers whose ``analyze_batch`` takes texts (the encoder does)."""
-
-    inner: object
-    name: str
-    version: str
-
-    def detect_batch(self, notes: Sequence[DetectNote]) -> list[list[Span]]:
-        return [list(s) for s in self.inner.analyze_batch([n.text for n in notes])]  # type: ignore[attr-defined]
-
-
-def encoder(device: str = "cpu", model_path: str | None = None, **config: object) -> TextBatchDetector:
+def encoder(device: str = "cpu", model_path: str | None = None, **config: object):
     from deid_core.recognizers.encoder import EncoderConfig, default_encoder_path, load_encoder
 
     path = model_path or default_encoder_path()
     if path is None:
         raise DetectorError("no encoder model: set [fleet.models.encoder] options.model_path or DEID_ENCODER_DIR")
-    recognizer = load_encoder(path, config=EncoderConfig(device=device, **config))
-    return TextBatchDetector(recognizer, recognizer.name, recognizer.version)
+    return load_encoder(path, config=EncoderConfig(device=device, **config))
 
 
 GENERATIVE_FALLBACKS = ("rules", "encoder", "none")

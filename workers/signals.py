@@ -15,6 +15,7 @@ a lock in the broker's Redis lets one worker sweep per interval.
 
 from __future__ import annotations
 
+from deid_core.environment import PRELOAD, SWEEPER
 import logging
 import os
 
@@ -27,7 +28,8 @@ def preload() -> list[str]:
     """Build what this worker's configuration names; return the kinds built."""
     from fleet.pipeline import PipelineConfig
     from fleet.settings import load_fleet_settings
-    from workers.models import device_for_role, get_detector, worker_role
+    from fleet.stages import detector_for
+    from workers.models import device_for_role, worker_role
 
     settings = load_fleet_settings()
     built: list[str] = []
@@ -35,11 +37,10 @@ def preload() -> list[str]:
         kinds = [k for k in dict.fromkeys([*settings.recognizers, *settings.models]) if k != "rules"]
     else:
         kinds = ["rules"]
-    config = PipelineConfig.load(settings.pipeline_config, settings.recognizers, settings.verifier_threshold)
+    config = PipelineConfig.load(settings.pipeline_config, tuple(dict.fromkeys([*settings.recognizers, *kinds])), settings.verifier_threshold)
+    detector = detector_for(config, settings.models, device_for_role())
     for kind in kinds:
-        get_detector(
-            kind, detect=config.settings.detect, base_dir=config.base_dir, models=settings.models, device=device_for_role()
-        )
+        detector.members[kind].recognizer  # noqa: B018 - loads it now
         built.append(kind)
     return built
 
@@ -54,7 +55,7 @@ def _withhold_exception_details(**_kwargs) -> None:
 
 @worker_init.connect
 def _preload_models(**_kwargs) -> None:
-    if os.environ.get("DEID_PRELOAD", "1") == "0":
+    if not PRELOAD.enabled():
         return
     try:
         built = preload()
@@ -99,7 +100,7 @@ def start_sweeper() -> None:
 
 @worker_ready.connect
 def _start_sweeper(**_kwargs) -> None:
-    if os.environ.get("DEID_SWEEPER", "1") == "0":
+    if not SWEEPER.enabled():
         return
     try:
         start_sweeper()

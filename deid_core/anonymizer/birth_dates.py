@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
-from deid_core.anonymizer.dates import DateParseError, DateShifter, ParsedDate
+from deid_core.dates import DateParseError, DateShifter, ParsedDate
 
 #: Ages above this many years are not shown (Safe Harbor).
 MAX_AGE = 89

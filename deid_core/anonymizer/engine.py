@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Mapping
 
 from deid_core.anonymizer.ages import cap_age
 from deid_core.anonymizer.birth_dates import birth_dates_over_age
-from deid_core.anonymizer.dates import DateShifter, patient_offset_days
+from deid_core.dates import DateShifter, patient_offset_days
 from deid_core.anonymizer.fpe import IdCipher
 from deid_core.anonymizer.hashing import OpaqueHasher
 from deid_core.anonymizer.pseudonyms import RecordPseudonyms

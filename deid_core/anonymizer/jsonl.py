@@ -27,10 +27,22 @@ def anonymized_to_dict(note: AnonymizedNote) -> dict:
 
 
 def anonymize_record(anonymizer: Anonymizer, record: Record) -> dict | RecordError:
-    """One record in, one output object or one error naming the record out."""
+    """One record in, one output object or one error naming the record out.
+
+    The core pipeline's release step (:meth:`deid_core.pipeline.Deidentifier.release`):
+    an output in which the leak report still finds original identifier text
+    is withheld, with where and what kind (never the text), as ``deid run`` withholds it.
+    """
+    from deid_core.leaks import summarize
+    from deid_core.notes import ClinicalNote
+    from deid_core.pipeline import Deidentifier
+
     try:
         note = note_from_record(record)
-        return anonymized_to_dict(anonymizer.anonymize(note))
+        released = Deidentifier(anonymizer=anonymizer).release(ClinicalNote(note.id, note.text, note.patient_id), note.spans)
+        if not released.releasable:
+            return RecordError(record.line, record.id, f"output withheld: {summarize(list(released.leaks))}")
+        return anonymized_to_dict(released.output)
     except (SpanError, AnonymizationError, ValueError) as exc:
         return RecordError(record.line, record.id, str(exc))
     except Exception as exc:  # one record's failure never stops the batch; the message holds no text

@@ -9,6 +9,7 @@ automaton loading is start-up, not throughput).
 
 from __future__ import annotations
 
+from deid_core.notes import ClinicalNote
 import time
 from typing import Callable, Sequence
 
@@ -32,10 +33,10 @@ def run_detection_benchmark(n: int = 300, seed: int = 11, *, presidio: bool = Tr
     from deid_core.recognizers.encoder import default_encoder_path
     from deid_core.recognizers.mix import build_mix
     from deid_core.recognizers.pipeline import DetectConfig, build_default_pipeline
-    from deid_core.recognizers.propagation import BatchNote
+
     from deid_core.synth import generate_notes
 
-    notes = [BatchNote(s.id, s.text, s.patient_id) for s in generate_notes(n, seed)]
+    notes = [ClinicalNote(s.id, s.text, s.patient_id) for s in generate_notes(n, seed)]
     texts = [note.text for note in notes]
     pipeline = build_default_pipeline()
     rows = []

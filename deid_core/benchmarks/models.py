@@ -9,6 +9,7 @@ server in the configuration, on a GPU.
 
 from __future__ import annotations
 
+from deid_core.notes import ClinicalNote
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -62,7 +63,7 @@ def bench_encoder(path: Path, notes: int, seed: int, device: str | None) -> Mode
 
 def bench_generative(config: Mapping[str, object], notes: int, seed: int) -> ModelBenchResult:
     from deid_core.recognizers.generative import build_generative
-    from deid_core.recognizers.propagation import BatchNote
+
 
     from deid_core.recognizers.pipeline import build_default_pipeline
 
@@ -70,7 +71,7 @@ def bench_generative(config: Mapping[str, object], notes: int, seed: int) -> Mod
     rec = build_generative(config, fallback=build_default_pipeline())
     texts = _corpus(notes, seed)
     started = time.perf_counter()
-    rec.detect_batch([BatchNote(str(i), t, None) for i, t in enumerate(texts)])
+    rec.detect_batch([ClinicalNote(str(i), t, None) for i, t in enumerate(texts)])
     seconds = time.perf_counter() - started
     return ModelBenchResult(Throughput("generative", len(texts), sum(map(len, texts)), seconds), str(config.get("backend", "")))
 

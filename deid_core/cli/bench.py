@@ -85,7 +85,7 @@ def run_generative(args: argparse.Namespace) -> int:
         settings = settings_from(args)
     except CliError as exc:
         return fail("bench", str(exc))
-    config = settings.detect.get("generative")
+    config = settings.detect.generative or None
     if not isinstance(config, dict):
         return fail("bench", "the configuration has no [detect.generative] table")
     try:

@@ -35,6 +35,7 @@ said in one line on stderr.  See ``docs/detection.md``.
 
 from __future__ import annotations
 
+from deid_core.notes import ClinicalNote
 import argparse
 import sys
 from pathlib import Path
@@ -43,11 +44,11 @@ from deid_core.cli.common import CliError, add_config_argument, fail, settings_f
 from deid_core.cli.known_input import KNOWN_RECORD_FAILED, add_known_argument, attach_known
 from deid_core.known import KnownError
 from deid_core.records import KeepPrevious, Record, RecordError, atomic_writer, dump, optional_str, read_jsonl
-from deid_core.normalization import detect_on_nfc
-from deid_core.recognizers.base import NoteContext, RecognizerError
+from deid_core.pipeline import Deidentifier
+from deid_core.recognizers.base import RecognizerError
 from deid_core.recognizers.mix import MixedDetector, build_mix
 from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError
-from deid_core.recognizers.propagation import BatchNote
+
 from deid_core.spans import Span, span_to_dict
 
 
@@ -70,13 +71,13 @@ def _config(args: argparse.Namespace) -> DetectConfig:
         raise CliError(f"configuration file {args.config}: {exc}") from None
 
 
-def _note(record: Record) -> BatchNote:
-    return BatchNote(record.id, record.data["text"], optional_str(record, "patient_id"))
+def _note(record: Record) -> ClinicalNote:
+    return ClinicalNote(record.id, record.data["text"], optional_str(record, "patient_id"))
 
 
-def _detect_all(detector: MixedDetector, notes: list[BatchNote]) -> list[list[Span] | RecognizerError]:
-    """Detect every note in NFC (names travel across a patient's notes); a failing note fails alone."""
-    return detect_on_nfc(notes, detector.detect_batch)
+def _detect_all(detector: MixedDetector, notes: list[ClinicalNote]) -> list[list[Span] | BaseException]:
+    """The core pipeline's detection (names travel across a patient's notes); a failing note fails alone."""
+    return Deidentifier(detector).detect(notes)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -104,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     good = [i for i in items if isinstance(i, Record)]
     results: dict[int, dict] = {}
     for record, spans in zip(good, _detect_all(detector, [_note(r) for r in good])):
-        if isinstance(spans, RecognizerError):
+        if isinstance(spans, BaseException):
             results[record.line] = RecordError(record.line, record.id, f"detection failed: {spans}").to_dict()
         else:
             results[record.line] = {"id": record.id, "spans": [span_to_dict(s) for s in spans]}

@@ -17,6 +17,7 @@ the gold spans that hold a known value (``docs/known.md``).
 
 from __future__ import annotations
 
+from deid_core.notes import ClinicalNote
 import argparse
 import json
 import sys
@@ -82,14 +83,15 @@ def _mix_predictions(args: argparse.Namespace, gold) -> tuple[list[tuple[str, li
     """
     from deid_core.cli.common import CliError, settings_from
     from deid_core.recognizers.base import RecognizerError
+    from deid_core.pipeline import Deidentifier
     from deid_core.recognizers.mix import build_mix
     from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError
-    from deid_core.recognizers.propagation import BatchNote
+
     from deid_core.records import Record, optional_str, read_jsonl
 
     names = [n.strip() for n in args.mix.split(",") if n.strip()]
     try:
-        raw = dict(settings_from(args).detect) if args.config is not None else {}
+        raw = settings_from(args).detect.raw() if args.config is not None else {}
         raw["mix"] = names
         config = DetectConfig.from_mapping(raw, base_dir=args.config.resolve().parent if args.config else None)
         detector = build_mix(config)
@@ -105,20 +107,21 @@ def _mix_predictions(args: argparse.Namespace, gold) -> tuple[list[tuple[str, li
         for item in read_jsonl(args.notes):
             if not isinstance(item, Record):
                 raise EvalInputError(f"{args.notes}: line {item.line}: {item.message}")
-            notes.append(BatchNote(item.id, item.data["text"], optional_str(item, "patient_id")))
+            notes.append(ClinicalNote(item.id, item.data["text"], optional_str(item, "patient_id")))
     else:
         if any(g.text is None for g in gold):
             raise EvalInputError("the gold file carries no note text; give the notes with --notes")
         patients = _gold_patients(args.gold)
-        notes = [BatchNote(g.id, g.text, patients.get(g.id)) for g in gold]
-    raw_spans = detector.member_spans(notes)
+        notes = [ClinicalNote(g.id, g.text, patients.get(g.id)) for g in gold]
+    pipeline = Deidentifier(detector)
+    raw_spans = {k: pipeline.recognize(k, notes) for k in detector.names}
     systems = [[n] for n in names] + ([names] if len(names) > 1 else [])
     runs = [(s, False) for s in systems] + ([(names, True)] if detector.known is not None else [])
     out = []
     for system, with_known in runs:
         docs = []
-        for note, spans in zip(notes, detector.combine(notes, raw_spans, system, known=with_known)):
-            if isinstance(spans, RecognizerError):
+        for note, spans in zip(notes, pipeline.finish(notes, raw_spans, known=with_known, kinds=system)):
+            if isinstance(spans, BaseException):
                 raise EvalInputError(f"note {note.id!r}: detection failed: {spans}")
             docs.append(EvalDocument(note.id, None, tuple(spans)))
         out.append(("+".join(system) + ("+known" if with_known else ""), docs))

@@ -1,6 +1,7 @@
 """Entry point of the ``deid`` console script.
 
-Each module in :data:`COMMANDS` exposes ``register(subparsers)``, which adds
+Each module in :data:`COMMANDS`, and each one another package declares in
+the ``deid.commands`` entry-point group (the fleet declares its own), exposes ``register(subparsers)``, which adds
 one subcommand whose parser sets ``func(args) -> int``.  Modules import
 their heavy dependencies inside ``func``, so building the parser stays fast.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from importlib.metadata import entry_points
 
 COMMANDS = (
     "deid_core.cli.keygen",
@@ -20,27 +22,21 @@ COMMANDS = (
     "deid_core.cli.train",
     "deid_core.cli.verify_anonymizer",
     "deid_core.cli.bench",
-    # The fleet's commands live with the fleet, outside the pure core.
-    "fleet.cli.run",
-    "fleet.cli.submit",
-    "fleet.cli.status",
-    "fleet.cli.export",
-    "fleet.cli.worker",
-    "fleet.cli.flower",
-    "fleet.cli.migrate",
-    "fleet.cli.bench_fleet",
-    "fleet.cli.crash_trials",
-    "fleet.cli.serve",
-    "fleet.cli.api_token",
-    "fleet.cli.keys",
-    "fleet.cli.audit",
 )
+#: Entry-point group through which other packages (the fleet) add their subcommands.
+COMMAND_GROUP = "deid.commands"
+
+
+def command_modules() -> list[str]:
+    """The core's command modules, then every installed package's, in name order."""
+    extra = sorted(entry_points(group=COMMAND_GROUP), key=lambda ep: ep.name)
+    return [*COMMANDS, *(ep.value for ep in extra)]
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="deid", description="Keyed de-identification of clinical notes.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
+    for name in command_modules():
         importlib.import_module(name).register(sub)
     return parser
 

@@ -6,12 +6,12 @@ rules and foreign models; :func:`~deid_core.recognizers.pipeline.build_default_p
 is the rules-only detection that needs nothing downloaded.
 """
 
+from deid_core.notes import ClinicalNote
 from deid_core.recognizers.base import LabelMap, LabelMapError, NoteContext, Recognizer, RecognizerError
 from deid_core.recognizers.pipeline import DetectConfig, RulesPipeline, build_default_pipeline
-from deid_core.recognizers.propagation import BatchNote
+
 
 __all__ = [
-    "BatchNote",
     "DetectConfig",
     "LabelMap",
     "LabelMapError",

@@ -14,11 +14,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol, runtime_checkable
 
+from deid_core.detection import RecognizerError  # noqa: F401 - defined with the detection slot, named here too
 from deid_core.spans import Category, Span
-
-
-class RecognizerError(RuntimeError):
-    """A recognizer could not analyze a note (bad configuration, failed backend)."""
 
 
 class LabelMapError(ValueError):

@@ -48,7 +48,7 @@ from deid_core.recognizers.lexicon import (
     us_cities,
 )
 from deid_core.recognizers.tables import Cell, name_in_cell, table_cells
-from deid_core.spans import Category, Span
+from deid_core.spans import Category, Evidence, Span
 
 _I = re.IGNORECASE
 
@@ -1028,7 +1028,10 @@ class NameRecognizer(RuleRecognizer):
         )
 
     def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
-        return [Span(c.start, c.end, c.category, c.score, f"names/{c.rule}") for c in self.candidates(text)]
+        return [
+            Span(c.start, c.end, c.category, c.score, f"names/{c.rule}", Evidence.GUESS if c.rule in GUESS_RULES else Evidence.CUE)
+            for c in self.candidates(text)
+        ]
 
 
 # ---------------------------------------------------------------- hospitals

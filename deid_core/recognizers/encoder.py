@@ -26,12 +26,13 @@ imports without them.
 
 from __future__ import annotations
 
+from deid_core.environment import ENCODER_DIR
 import hashlib
 import math
 import os
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,12 +45,12 @@ from deid_core.recognizers.base import (
     resolve_label_map,
     wanted_categories,
 )
-from deid_core.spans import Category, Span
+from deid_core.spans import Category, Evidence, Span
 
 if TYPE_CHECKING:  # pragma: no cover
     import torch
 
-ENCODER_DIR_ENV = "DEID_ENCODER_DIR"
+ENCODER_DIR_ENV = ENCODER_DIR.name
 DEFAULT_WINDOW_TOKENS = 512
 DEFAULT_OVERLAP_TOKENS = 40
 DEFAULT_THRESHOLD = 0.5
@@ -73,7 +74,7 @@ def default_encoder_path() -> Path | None:
     model: an operator who asked for an encoder must get a loud load failure,
     not a silent fall-back to rules.
     """
-    override = os.environ.get(ENCODER_DIR_ENV, "").strip()
+    override = ENCODER_DIR.get().strip()
     if override:
         return Path(override).expanduser()
     candidate = repo_model_dir()
@@ -572,7 +573,7 @@ class EncoderRecognizer:
                 start -= 1
             while end < len(text) and text[end].isalnum() and text[end - 1].isalnum():
                 end += 1
-        return Span(start, end, cat, round(sum(scores) / len(scores), 6), self.name)
+        return Span(start, end, cat, round(sum(scores) / len(scores), 6), self.name, Evidence.MODEL)
 
 
 def _unite_overlaps(spans: list[Span]) -> list[Span]:
@@ -582,7 +583,7 @@ def _unite_overlaps(spans: list[Span]) -> list[Span]:
         if out and s.start < out[-1].end:
             last = out.pop()
             keep = last if last.score * last.length >= s.score * s.length else s
-            s = Span(last.start, max(last.end, s.end), keep.category, max(last.score, s.score), keep.source)
+            s = replace(keep, start=last.start, end=max(last.end, s.end), score=max(last.score, s.score))
         out.append(s)
     return out
 

@@ -44,7 +44,7 @@ from deid_core.recognizers.lexicon import (
     us_cities,
     us_counties,
 )
-from deid_core.spans import Category, Span, UnknownCategoryError
+from deid_core.spans import Category, Evidence, Span, UnknownCategoryError
 
 
 #: what makes a listed short form that is also a clinical abbreviation a facility: a store word or
@@ -397,7 +397,7 @@ class GazetteerRecognizer(RuleRecognizer):
                     out.append(Span(hit.start, hit.end, Category.HOSPITAL, 0.85, "gazetteer/hospital"))
                 continue
             if hit.kinds & PLACE_KINDS and self._case_ok(surface, hit.entries) and self._place_ok(text, hit):
-                out.append(Span(hit.start, hit.end, Category.LOCATION, 0.7, "gazetteer/place"))
+                out.append(Span(hit.start, hit.end, Category.LOCATION, 0.7, "gazetteer/place", Evidence.GUESS))
             elif hit.kinds & PLACE_KINDS and surface.islower() and self._lowercase_place_ok(text, hit):
                 out.append(Span(hit.start, hit.end, Category.LOCATION, 0.6, "gazetteer/place_lower"))
         return out

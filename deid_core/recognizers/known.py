@@ -13,7 +13,7 @@ Given a patient's known identifiers (:mod:`deid_core.known`), it finds:
   punctuation or grouping (``617 555 0134``, ``(617) 555-0134``,
   ``+1 617.555.0134``);
 * dates (of birth) in every format the anonymizer parses
-  (:class:`deid_core.anonymizer.dates.DateShifter`), month-day order either way;
+  (:class:`deid_core.dates.DateShifter`), month-day order either way;
 * emails in any case; addresses as the street line (number and street, the
   street type abbreviated or not), the city and the ZIP code.
 
@@ -27,11 +27,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import ClassVar
 
-from deid_core.anonymizer.dates import DateParseError, DateShifter
+from deid_core.dates import DateParseError, DateShifter
 from deid_core.known import KnownPatient, KnownSet
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.lexicon import (
@@ -46,7 +46,7 @@ from deid_core.recognizers.lexicon import (
     default_lexicon,
 )
 from deid_core.resolution import join_sources, merge_adjacent, resolve
-from deid_core.spans import Category, Span
+from deid_core.spans import Category, Evidence, Span
 
 SOURCE = "known"
 SCORE = 1.0
@@ -423,7 +423,7 @@ class KnownIdentifierRecognizer(RuleRecognizer):
             category = Category.DOCTOR  # a clinician who shares the patient's surname
         else:
             category = Category.PATIENT if Category.PATIENT in cats else Category.DOCTOR
-        return [Span(start, group[-1].end, category, SCORE, f"{SOURCE}/name")]
+        return [Span(start, group[-1].end, category, SCORE, f"{SOURCE}/name", Evidence.KNOWN)]
 
     # -- numbers, dates, emails, places ----------------------------------
     @staticmethod
@@ -434,7 +434,7 @@ class KnownIdentifierRecognizer(RuleRecognizer):
                 start, end = m.start(), m.end()
                 if text[start] == "(" and ")" not in text[start:end]:
                     start += 1
-                out.append(Span(start, end, category, SCORE, f"{SOURCE}/{kind}"))
+                out.append(Span(start, end, category, SCORE, f"{SOURCE}/{kind}", Evidence.KNOWN))
         return out
 
     @staticmethod
@@ -448,7 +448,7 @@ class KnownIdentifierRecognizer(RuleRecognizer):
         for i, tok in enumerate(tokens):
             value = tok.group()
             if value in compact:
-                out.append(Span(tok.start(), tok.end(), Category.DATE, SCORE, f"{SOURCE}/date"))
+                out.append(Span(tok.start(), tok.end(), Category.DATE, SCORE, f"{SOURCE}/date", Evidence.KNOWN))
                 continue
             if value not in years and not any(value.endswith(y) and len(value) > 4 for y in years):
                 continue
@@ -461,7 +461,7 @@ class KnownIdentifierRecognizer(RuleRecognizer):
                     if any(_same_day(d, got) for got in _parse_date(text[start:end]) for d in index.dates):
                         best = (start, end)
             if best:
-                out.append(Span(best[0], best[1], Category.DATE, SCORE, f"{SOURCE}/date"))
+                out.append(Span(best[0], best[1], Category.DATE, SCORE, f"{SOURCE}/date", Evidence.KNOWN))
         return out
 
     @staticmethod
@@ -474,7 +474,7 @@ class KnownIdentifierRecognizer(RuleRecognizer):
                 hits = [(m.start(), m.end()) for m in pattern.finditer(text)]
             else:
                 hits = [(m.start(), m.end()) for m in re.finditer(re.escape(email), low)]
-            out.extend(Span(s, e, Category.WEB, SCORE, f"{SOURCE}/email") for s, e in hits)
+            out.extend(Span(s, e, Category.WEB, SCORE, f"{SOURCE}/email", Evidence.KNOWN) for s, e in hits)
         return out
 
     def _places(self, text: str, index: KnownIndex) -> list[Span]:
@@ -484,7 +484,7 @@ class KnownIdentifierRecognizer(RuleRecognizer):
                 found = m.group()
                 if kind == "city" and not found[:1].isupper() and self._common(found.split()[0]):
                     continue  # a town named Reading is not every "reading"
-                out.append(Span(m.start(), m.end(), Category.LOCATION, SCORE, f"{SOURCE}/{kind}"))
+                out.append(Span(m.start(), m.end(), Category.LOCATION, SCORE, f"{SOURCE}/{kind}", Evidence.KNOWN))
         return out
 
 
@@ -540,14 +540,14 @@ def known_wins(text: str, spans: Sequence[Span], known: Sequence[Span], lexicon:
         for i in over:
             absorbed.setdefault(i, []).append(s)
         if all(known[i].category is s.category for i in over) and not _only_ordinary_beyond(text, s, [known[i] for i in over], lexicon):
-            kept.append(Span(s.start, s.end, s.category, SCORE, s.source))  # the same reading, perhaps longer
+            kept.append(replace(s, score=SCORE))  # the same reading, perhaps longer
             continue
         if s.category in _NAMES and all(known[i].category in _NAMES and _within(text, known[i], s) for i in over) and not _only_ordinary_beyond(
             text, s, [known[i] for i in over], lexicon
         ):
             # "Dr. Mikako Clark" beside a patient named Clark: a longer name holding a known token is another person's
             yielded.update(over)
-            kept.append(Span(s.start, s.end, s.category, s.score, join_sources([s, *(known[i] for i in over)])))
+            kept.append(replace(s, source=join_sources([s, *(known[i] for i in over)]), evidence=Evidence.united([s, *(known[i] for i in over)])))
             continue
         cursor = s.start
         for i in over:
@@ -555,7 +555,7 @@ def known_wins(text: str, spans: Sequence[Span], known: Sequence[Span], lexicon:
             cursor = max(cursor, known[i].end)
         kept.extend(_remainder(text, s, cursor, s.end))
     winners = [
-        Span(k.start, k.end, k.category, k.score, join_sources([k, *absorbed.get(i, [])]))
+        replace(k, source=join_sources([k, *absorbed.get(i, [])]), evidence=Evidence.united([k, *absorbed.get(i, [])]))
         for i, k in enumerate(known)
         if i not in yielded
     ]
@@ -601,4 +601,4 @@ def _remainder(text: str, span: Span, start: int, end: int) -> list[Span]:
     lead = len(piece) - len(piece.lstrip(" \t\n,;:-"))
     trail = len(piece) - len(piece.rstrip(" \t\n,;:-"))
     s, e = start + lead, end - trail
-    return [Span(s, e, span.category, span.score, span.source)] if e > s else []
+    return [replace(span, start=s, end=e)] if e > s else []

@@ -19,7 +19,6 @@ from __future__ import annotations
 import csv
 import importlib
 import importlib.util
-import pkgutil
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -205,57 +204,13 @@ def _read_census(path: Path) -> Iterable[tuple[str, float]]:
         return out
 
 
-def _faker_names() -> tuple[set[str], set[str]]:
-    first: set[str] = set()
-    last: set[str] = set()
-    try:
-        import faker.providers.person as person
-    except ImportError:
-        return first, last
-
-    def take(value: object, into: set[str]) -> None:
-        items: Iterable[object]
-        if isinstance(value, Mapping):
-            items = value.keys()
-        elif isinstance(value, (list, tuple, set, frozenset)):
-            items = value
-        else:
-            return
-        for item in items:
-            if isinstance(item, str) and _NAME_OK.match(item):
-                into.add(item.lower())
-
-    for mod_info in pkgutil.iter_modules(person.__path__):
-        try:
-            provider = importlib.import_module(f"{person.__name__}.{mod_info.name}").Provider
-        except (ImportError, AttributeError):
-            continue
-        for attr in ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary"):
-            take(getattr(provider, attr, None), first)
-        for attr in ("last_names", "last_names_male", "last_names_female"):
-            take(getattr(provider, attr, None), last)
-    return first, last
-
-
 def _pool_names() -> tuple[set[str], set[str]]:
-    """Names from the anonymizer's surrogate pools, when that module exists."""
-    try:
-        pools = importlib.import_module("deid_core.anonymizer.pools")
-    except ImportError:
-        return set(), set()
-    out: list[set[str]] = []
-    for fn in ("first_names", "last_names"):
-        names: set[str] = set()
-        getter = getattr(pools, fn, None)
-        if callable(getter):
-            try:
-                for item in getter():
-                    if isinstance(item, str) and _NAME_OK.match(item):
-                        names.add(item.lower())
-            except Exception:  # a half-written pool module must not stop detection
-                names = set()
-        out.append(names)
-    return out[0], out[1]
+    """The shared name lists (Faker and Census, :mod:`deid_core.person_names`), lowercase."""
+    from deid_core import person_names
+
+    return tuple(  # type: ignore[return-value]
+        {n.lower() for n in names() if _NAME_OK.match(n)} for names in (person_names.first_names, person_names.last_names)
+    )
 
 
 def _word_frequencies() -> Mapping[str, float] | None:
@@ -364,11 +319,9 @@ class Lexicon:
 def build_lexicon() -> Lexicon:
     census_first, census_last = _census_shares()
     pool_first, pool_last = _pool_names()
-    # the anonymizer's pools already hold Faker's names; read Faker only without them
-    faker_first, faker_last = _faker_names() if not (pool_first and pool_last) else (set(), set())
     first: set[str] = set()
     last: set[str] = set()
-    for source, into in ((census_first, first), (faker_first, first), (pool_first, first), (census_last, last), (faker_last, last), (pool_last, last)):
+    for source, into in ((census_first, first), (pool_first, first), (census_last, last), (pool_last, last)):
         for entry in source:
             if entry.isalpha():
                 if len(entry) > 1:

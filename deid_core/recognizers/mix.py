@@ -29,70 +29,97 @@ better ones.  Scored alone, a member's spans are its own.
 
 Without ``mix`` the default is rules plus the trained default encoder when
 one is present (``deid train encoder``), else rules alone, and the detector
-carries a notice saying so.  ``DEID_DETECT_MIX=rules`` (a comma-separated
+carries a notice saying so.  :func:`resolve_kinds` is that rule, for every
+caller.  Members load on first use (a fleet worker that only runs the rules
+never loads a model); :meth:`MixedDetector.load` loads them all at once, so
+a command fails on a bad model before it reads any input.  A worker's own
+configuration may name a factory for a model kind (``[fleet.models.KIND]``),
+which replaces that kind's ``[detect.KIND]`` table: one loader serves both.  ``DEID_DETECT_MIX=rules`` (a comma-separated
 list) replaces that default without a configuration file, for operators and
 for tests that must not depend on whether a model has been trained.
 """
 
+
 from __future__ import annotations
 
-import os
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deid_core.detection import as_batch_detector, as_recognizer_error, run_isolated
+from deid_core.environment import DETECT_MIX
+from deid_core.notes import ClinicalNote
 from deid_core.recognizers.base import NoteContext, RecognizerError
+from deid_core.recognizers.kinds import KIND_NAMES
 from deid_core.recognizers.known import KnownIdentifierRecognizer, known_wins
 from deid_core.recognizers.plausibility import PlausibilityCheck, unite_with_rules
-from deid_core.recognizers.pipeline import MIX_KINDS, DetectConfig, DetectConfigError, RulesPipeline, build_default_pipeline
-from deid_core.recognizers.propagation import BatchNote, propagate_batch
+from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError, RulesPipeline, build_default_pipeline
+from deid_core.recognizers.propagation import propagate_batch
 from deid_core.spans import Category, Span
 
-MIX_NAMES: tuple[str, ...] = MIX_KINDS
-MIX_ENV = "DEID_DETECT_MIX"
+MIX_NAMES: tuple[str, ...] = KIND_NAMES
+MIX_ENV = DETECT_MIX.name
 NO_ENCODER_NOTICE = "no trained encoder found (train one with `deid train encoder`); detecting with the rules only"
-_ENCODER_KEYS = frozenset(
-    {"path", "threshold", "thresholds", "window_tokens", "overlap_tokens", "batch_tokens", "max_batch_windows", "device",
-     "snap_to_words", "label_map"}
-)
 #: Notes per encoder call: windows of several notes share forward passes.
 ENCODER_CHUNK_NOTES = 32
 
-NoteSpans = list[Span] | RecognizerError
-BatchFn = Callable[[Sequence[BatchNote]], list[NoteSpans]]
+NoteSpans = list[Span] | BaseException
 
 
-def _isolated(name: str, batch: Callable[[Sequence[BatchNote]], list[list[Span]]], notes: Sequence[BatchNote]) -> list[NoteSpans]:
-    """Run a batch; when it fails, run its notes one by one so a bad note fails alone."""
+def load_factory(path: str) -> Callable[..., Any]:
+    """``module:callable`` from a worker's own configuration (never from a batch)."""
+    module_name, _, attr = path.partition(":")
     try:
-        out = batch(notes)
-        if len(out) != len(notes):
-            raise RecognizerError(f"recognizer {name!r} returned {len(out)} results for {len(notes)} notes")
-        return [_checked(name, n, s) for n, s in zip(notes, out)]
-    except Exception as first:  # noqa: BLE001 - any failure is retried note by note, then fails closed
-        if len(notes) == 1:
-            return [first if isinstance(first, RecognizerError) else RecognizerError(f"recognizer {name!r} failed: {type(first).__name__}: {first}")]
-        results: list[NoteSpans] = []
-        for n in notes:
-            results.extend(_isolated(name, batch, [n]))
-        return results
-
-
-def _checked(name: str, note: BatchNote, spans: Sequence[Span]) -> NoteSpans:
-    for s in spans:
-        if not isinstance(s, Span) or s.end > len(note.text):
-            return RecognizerError(f"recognizer {name!r} returned an invalid span {s!r}")
-    return list(spans)
+        return getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise DetectConfigError(f"cannot load recognizer factory {path!r}: {type(exc).__name__}") from None
 
 
 @dataclass
 class Member:
-    """One recognizer of the mix, behind a per-batch call."""
+    """One recognizer of the mix, loaded on first use, behind a per-batch call."""
 
     name: str
-    recognizer: Any
-    batch: BatchFn
+    loader: Callable[[], Any]
+    texts: bool = False  # the recognizer's analyze_batch takes texts
+    chunk_notes: int | None = None
+    #: batches halved for running out of memory, over this member's life (the fleet audits the change)
+    oom_splits: int = field(default=0, init=False)
+    _recognizer: Any = field(default=None, init=False, repr=False)
+
+    @property
+    def recognizer(self) -> Any:
+        if self._recognizer is None:
+            self._recognizer = self.loader()
+        return self._recognizer
+
+    def batch(self, notes: Sequence[ClinicalNote]) -> list[NoteSpans]:
+        """Each note's spans or its error; a member that cannot load fails every note, with why."""
+        try:
+            detector = as_batch_detector(self.recognizer, self.name, texts=self.texts)
+        except Exception as exc:  # noqa: BLE001 - fail closed: no note goes on without this member
+            return [exc] * len(notes)
+        step = self.chunk_notes or max(1, len(notes))
+        out: list[NoteSpans] = []
+        for i in range(0, len(notes), step):
+            found = run_isolated(self.name, detector.detect_batch, notes[i : i + step])
+            self.oom_splits += found.oom_splits
+            out.extend(r if isinstance(r, list) else as_recognizer_error(self.name, r) for r in found.results)
+        return out
+
+
+@dataclass
+class _RawRules:
+    """The rules' own spans, before propagation and resolution: what the mix unites."""
+
+    rules: RulesPipeline
+    name: str = "rules"
+    version: str = "1"
+
+    def detect_batch(self, notes: Sequence[ClinicalNote]) -> list[list[Span]]:
+        return [self.rules.raw_spans(n.text, context=NoteContext(n.id, n.patient_id)) for n in notes]
 
 
 @dataclass
@@ -116,145 +143,150 @@ class MixedDetector:
     def names(self) -> tuple[str, ...]:
         return tuple(self.members)
 
-    def member_spans(self, notes: Sequence[BatchNote]) -> dict[str, list[NoteSpans]]:
+    def load(self) -> "MixedDetector":
+        """Load every member now; a member that cannot load is a configuration error."""
+        for m in self.members.values():
+            try:
+                m.recognizer
+            except DetectConfigError:
+                raise
+            except Exception as exc:
+                raise DetectConfigError(f"recognizer {m.name!r} cannot load: {exc}") from None
+        return self
+
+    def member_spans(self, notes: Sequence[ClinicalNote], names: Sequence[str] | None = None) -> dict[str, list[NoteSpans]]:
         """Each member's own spans for every note, before union and resolution."""
-        return {name: m.batch(notes) for name, m in self.members.items()}
+        return {name: self.members[name].batch(notes) for name in (names or self.names)}
 
     def combine(
-        self, notes: Sequence[BatchNote], raw: Mapping[str, list[NoteSpans]], names: Sequence[str] | None = None, *, known: bool = True
+        self,
+        notes: Sequence[ClinicalNote],
+        raw: Mapping[str, Sequence[NoteSpans]],
+        names: Sequence[str] | None = None,
+        *,
+        known: bool | KnownIdentifierRecognizer | None = True,
     ) -> list[NoteSpans]:
         """The union of ``names`` (default: all members), propagated and resolved across the batch.
 
-        With ``known`` (and known identifiers given) their spans win last.
+        Known identifiers win last: ``known=True`` uses the detector's own
+        (if any), a recognizer uses that one, ``False``/``None`` none.
         """
         use = tuple(names) if names is not None else self.names
-        failures: dict[int, RecognizerError] = {}
+        failures: dict[int, BaseException] = {}
         union: list[list[Span]] = []
         for i in range(len(notes)):
             got = {n: raw[n][i] for n in use}
-            failed = [g for g in got.values() if isinstance(g, RecognizerError)]
+            failed = [g for g in got.values() if isinstance(g, BaseException)]
             if failed:
                 failures[i] = failed[0]
                 union.append([])
             elif "rules" in got:
-                union.append(unite_with_rules(notes[i].text, got["rules"], [got[n] for n in use if n != "rules"], self.check))
+                union.append(unite_with_rules(notes[i].text, got["rules"], [got[n] for n in use if n != "rules"], self.check))  # type: ignore[arg-type]
             else:
-                union.append([s for n in use for s in got[n]])
+                union.append([s for n in use for s in got[n]])  # type: ignore[union-attr]
         index = {id(n): i for i, n in enumerate(notes)}
 
-        def detect(note: BatchNote, ctx: NoteContext) -> list[Span]:
+        def detect(note: ClinicalNote, ctx: NoteContext) -> list[Span]:
             i = index[id(note)]
             return [] if i in failures else self.finisher.finish(note.text, union[i])
 
-        def refine(note: BatchNote, spans: list[Span], known: Mapping[str, Category]) -> list[Span]:
-            return spans if index[id(note)] in failures else self.finisher.finish(note.text, spans, known)
+        def refine(note: ClinicalNote, spans: list[Span], others: Mapping[str, Category]) -> list[Span]:
+            return spans if index[id(note)] in failures else self.finisher.finish(note.text, spans, others)
 
         found = propagate_batch(list(notes), detect, refine) if self.finisher.propagate else [
             detect(n, NoteContext(n.id, n.patient_id)) for n in notes
         ]
-        if not known:
+        floor = self.known if known is True else (known or None)
+        if floor is None:
             return [failures.get(i, spans) for i, spans in enumerate(found)]
-        return [failures.get(i) or self._with_known(notes[i], spans) for i, spans in enumerate(found)]
+        return [failures.get(i) or _with_known(floor, notes[i], spans) for i, spans in enumerate(found)]
 
-    def _with_known(self, note: BatchNote, spans: list[Span]) -> NoteSpans:
-        """Known identifiers win last, so no join, arbiter or resolution step can drop them."""
-        if self.known is None:
-            return spans
-        try:
-            found = self.known.analyze(note.text, context=NoteContext(note.id, note.patient_id))
-            return known_wins(note.text, spans, found, self.known.lexicon)
-        except Exception as exc:  # noqa: BLE001 - fail closed: the note fails, never goes out without its floor
-            return RecognizerError(f"recognizer 'known' failed: {type(exc).__name__}: {exc}")
-
-    def detect_batch(self, notes: Sequence[BatchNote]) -> list[NoteSpans]:
+    def detect_batch(self, notes: Sequence[ClinicalNote]) -> list[NoteSpans]:
         return self.combine(notes, self.member_spans(notes))
 
     def analyze(self, text: str, entities: Sequence[Category] | None = None, context: NoteContext | None = None) -> list[Span]:
-        note = BatchNote(context.note_id or "note" if context else "note", text, context.patient_id if context else None)
+        note = ClinicalNote(context.note_id or "note" if context else "note", text, context.patient_id if context else None)
         out = self.detect_batch([note])[0]
-        if isinstance(out, RecognizerError):
+        if isinstance(out, BaseException):
             raise out
         want = None if entities is None else {Category.parse(e) for e in entities}
         return out if want is None else [s for s in out if s.category in want]
 
 
-def _rules_member(rules: RulesPipeline) -> Member:
-    def one(note: BatchNote) -> NoteSpans:
-        try:
-            return rules.raw_spans(note.text, context=NoteContext(note.id, note.patient_id))
-        except RecognizerError as exc:
-            return exc
-
-    return Member("rules", rules, lambda notes: [one(n) for n in notes])
+def _with_known(known: KnownIdentifierRecognizer, note: ClinicalNote, spans: list[Span]) -> NoteSpans:
+    """Known identifiers win last, so no join, arbiter or resolution step can drop them."""
+    try:
+        found = known.analyze(note.text, context=NoteContext(note.id, note.patient_id))
+        return known_wins(note.text, spans, found, known.lexicon)
+    except Exception as exc:  # noqa: BLE001 - fail closed: the note fails, never goes out without its floor
+        return RecognizerError(f"recognizer 'known' failed: {type(exc).__name__}: {exc}")
 
 
 def encoder_config(raw: Mapping[str, object], base_dir: Path | None):
     """``[detect.encoder]`` as (path or None, EncoderConfig, label map or None)."""
     from deid_core.recognizers.encoder import EncoderConfig
 
-    unknown = sorted(set(raw) - _ENCODER_KEYS)
-    if unknown:
-        raise DetectConfigError(f"[detect.encoder]: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(_ENCODER_KEYS))})")
     path = raw.get("path")
-    if path is not None and not isinstance(path, str):
-        raise DetectConfigError("[detect.encoder].path must be a path")
     resolved = None
     if path is not None:
-        p = Path(path).expanduser()
+        p = Path(str(path)).expanduser()
         resolved = p if p.is_absolute() or base_dir is None else base_dir / p
-    kwargs = {k: v for k, v in raw.items() if k not in ("path", "label_map")}
+    kwargs = {k: v for k, v in raw.items() if k not in ("path", "label_map") and v is not None}
     try:
         cfg = EncoderConfig(**kwargs)  # type: ignore[arg-type]
     except (TypeError, ValueError) as exc:
         raise DetectConfigError(f"[detect.encoder]: {exc}") from None
-    label_map = raw.get("label_map")
-    if label_map is not None and not isinstance(label_map, Mapping):
-        raise DetectConfigError("[detect.encoder].label_map must be a table of label = category")
-    return resolved, cfg, label_map
+    return resolved, cfg, raw.get("label_map")
 
 
-def _encoder_member(raw: Mapping[str, object], base_dir: Path | None, required: bool) -> Member | None:
+def _override_member(kind: str, spec: Any, device: str | None) -> Member:
+    factory, options = getattr(spec, "factory", None), dict(getattr(spec, "options", {}) or {})
+    if factory is None:
+        factory, options = spec[0], dict(spec[1])
+
+    def load() -> Any:
+        return load_factory(factory)(device=device or "cpu", **options)
+
+    return Member(kind, load, texts=kind == "encoder", chunk_notes=ENCODER_CHUNK_NOTES if kind == "encoder" else None)
+
+
+def _encoder_member(config: DetectConfig, device: str | None) -> Member:
+    from dataclasses import replace
+
     from deid_core.recognizers.encoder import default_encoder_path, load_encoder
 
-    path, cfg, label_map = encoder_config(raw, base_dir)
-    path = path or default_encoder_path()
-    if path is None:
-        if required:
+    path, cfg, label_map = encoder_config(config.encoder, config.base_dir)
+    if device is not None and cfg.device is None:
+        cfg = replace(cfg, device=device)
+
+    def load() -> Any:
+        found = path or default_encoder_path()
+        if found is None:
             raise DetectConfigError(
                 "the mix names the encoder but no model is configured ([detect.encoder].path) and no trained "
                 "default is present (train one with `deid train encoder`)"
             )
-        return None
-    rec = load_encoder(path, label_map, cfg)
+        return load_encoder(found, label_map, cfg)
 
-    def batch(notes: Sequence[BatchNote]) -> list[NoteSpans]:
-        out: list[NoteSpans] = []
-        for i in range(0, len(notes), ENCODER_CHUNK_NOTES):
-            chunk = notes[i : i + ENCODER_CHUNK_NOTES]
-            out.extend(_isolated("encoder", lambda ns: rec.analyze_batch([n.text for n in ns]), chunk))
-        return out
-
-    return Member("encoder", rec, batch)
+    return Member("encoder", load, texts=True, chunk_notes=ENCODER_CHUNK_NOTES)
 
 
-def _generative_member(raw: Mapping[str, object], fallback: Any) -> Member:
-    try:
-        from deid_core.recognizers.generative import build_generative
-    except ImportError as exc:
-        raise DetectConfigError(f"the generative recognizer is not available: {exc}") from None
-    try:
-        rec = build_generative(raw, fallback=fallback)
-    except (ValueError, TypeError) as exc:
-        raise DetectConfigError(f"[detect.generative]: {exc}") from None
-    if callable(getattr(rec, "detect_batch", None)):
-        call = lambda ns: rec.detect_batch(list(ns))  # noqa: E731
-    else:
-        call = lambda ns: [rec.analyze(n.text, context=NoteContext(n.id, n.patient_id)) for n in ns]  # noqa: E731
-    return Member("generative", rec, lambda notes: _isolated("generative", call, notes))
+def _generative_member(config: DetectConfig, fallback: Callable[[], Any]) -> Member:
+    def load() -> Any:
+        try:
+            from deid_core.recognizers.generative import build_generative
+        except ImportError as exc:
+            raise DetectConfigError(f"the generative recognizer is not available: {exc}") from None
+        try:
+            return build_generative(dict(config.generative), fallback=fallback())
+        except (ValueError, TypeError) as exc:
+            raise DetectConfigError(f"[detect.generative]: {exc}") from None
+
+    return Member("generative", load)
 
 
 def _env_mix() -> tuple[str, ...] | None:
-    raw = os.environ.get(MIX_ENV, "").strip()
+    raw = DETECT_MIX.get().strip()
     if not raw:
         return None
     names = tuple(n.strip() for n in raw.split(",") if n.strip())
@@ -264,44 +296,69 @@ def _env_mix() -> tuple[str, ...] | None:
     return names
 
 
-def default_mix() -> tuple[tuple[str, ...], str | None]:
-    """The members that run when nothing is configured, and the notice to show, if any.
+def resolve_kinds(config: DetectConfig | None = None) -> tuple[tuple[str, ...], str | None]:
+    """The members that run, and the notice to show, if any.
 
-    For callers that build their own pipeline (``deid run``); :func:`build_mix`
-    follows the same rule.
+    ``[detect] mix`` when set, else ``DEID_DETECT_MIX``, else the rules plus
+    the encoder when one is configured or trained, else the rules alone
+    (with a notice).
     """
+    config = config or DetectConfig()
+    if config.mix is not None:
+        return config.mix, None
     env = _env_mix()
     if env is not None:
         return env, None
     from deid_core.recognizers.encoder import default_encoder_path
 
-    if default_encoder_path() is not None:
+    if config.encoder.get("path") is not None or default_encoder_path() is not None:
         return ("rules", "encoder"), None
     return ("rules",), NO_ENCODER_NOTICE
 
 
-def build_mix(config: DetectConfig | None = None, base_dir: Path | None = None) -> MixedDetector:
-    """The detector that ``[detect]`` asks for (see the module docstring)."""
+def default_mix() -> tuple[tuple[str, ...], str | None]:
+    return resolve_kinds()
+
+
+def build_mix(
+    config: DetectConfig | None = None,
+    base_dir: Path | None = None,
+    *,
+    kinds: Sequence[str] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    device: str | None = None,
+    eager: bool = True,
+) -> MixedDetector:
+    """The detector that ``[detect]`` asks for (see the module docstring).
+
+    ``kinds`` fixes the members (a fleet batch's plan); ``overrides`` maps a
+    model kind to a worker's ``factory``/``options``; ``eager`` loads every
+    member now.
+    """
     config = config or DetectConfig()
-    rules = build_default_pipeline(config)
-    wanted = config.mix if config.mix is not None else _env_mix()
+    if base_dir is not None and config.base_dir is None:
+        from dataclasses import replace
+
+        config = replace(config, base_dir=base_dir)
     notice = None
-    members: dict[str, Member] = {}
-    if wanted is None:
-        members["rules"] = _rules_member(rules)
-        enc = _encoder_member(config.encoder, base_dir or config.base_dir, required=False)
-        if enc is None:
-            notice = NO_ENCODER_NOTICE
-        else:
-            members["encoder"] = enc
-        return MixedDetector(members, rules, notice, check=PlausibilityCheck(join_score=config.join_score))
+    if kinds is None:
+        kinds, notice = resolve_kinds(config)
+    bad = [k for k in kinds if k not in MIX_NAMES]
+    if bad or not kinds or len(set(kinds)) != len(kinds):
+        raise DetectConfigError(f"recognizers {', '.join(kinds) or '(none)'}: expected distinct names from {', '.join(MIX_NAMES)}")
+    rules = build_default_pipeline(config)
+    overrides = overrides or {}
     built: dict[str, Member] = {}
-    if "rules" in wanted:
-        built["rules"] = _rules_member(rules)
-    if "encoder" in wanted:
-        built["encoder"] = _encoder_member(config.encoder, base_dir or config.base_dir, required=True)  # type: ignore[assignment]
-    if "generative" in wanted:
-        # What the QC layer escalates a doubtful note to: the encoder when it is in the mix.
-        fallback = built["encoder"].recognizer if "encoder" in built else rules
-        built["generative"] = _generative_member(config.generative, fallback)
-    return MixedDetector({n: built[n] for n in wanted}, rules, notice, check=PlausibilityCheck(join_score=config.join_score))
+    for kind in kinds:
+        if kind in overrides:
+            built[kind] = _override_member(kind, overrides[kind], device)
+        elif kind == "rules":
+            built[kind] = Member("rules", lambda: _RawRules(rules))
+        elif kind == "encoder":
+            built[kind] = _encoder_member(config, device)
+        else:
+            # What the QC layer escalates a doubtful note to: the encoder when it is in the mix.
+            enc = built.get("encoder") or (_encoder_member(config, device) if "encoder" in kinds else None)
+            built[kind] = _generative_member(config, (lambda e=enc: e.recognizer) if enc is not None else (lambda: rules))
+    mix = MixedDetector({k: built[k] for k in kinds}, rules, notice, check=PlausibilityCheck(join_score=config.join_score))
+    return mix.load() if eager else mix

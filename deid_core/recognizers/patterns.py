@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.lexicon import (
@@ -453,7 +453,7 @@ class DateRecognizer(PatternRecognizer):
     @staticmethod
     def _with_weekday_after(text: str, span: Span) -> Span:
         m = _WEEKDAY_AFTER.match(text, span.end)
-        return Span(span.start, m.end(), span.category, span.score, span.source) if m else span
+        return replace(span, end=m.end()) if m else span
 
     @staticmethod
     def _with_time(text: str, span: Span) -> Span:
@@ -463,7 +463,7 @@ class DateRecognizer(PatternRecognizer):
         m = _TIME_AFTER.match(text, span.end)
         if not m or _YEAR_UNIT_AFTER.match(text[m.end() : m.end() + 8]):
             return span
-        return Span(span.start, m.end(), span.category, span.score, span.source)
+        return replace(span, end=m.end())
 
     @staticmethod
     def _with_weekday(text: str, span: Span) -> Span:
@@ -474,7 +474,7 @@ class DateRecognizer(PatternRecognizer):
         if not m:
             return span
         start = span.start - (len(text[max(0, span.start - 12) : span.start]) - m.start())
-        return Span(start, span.end, span.category, span.score, span.source)
+        return replace(span, start=start)
 
     def _dates(self, text: str, context: NoteContext | None) -> list[Span]:
         spans = list(super().find(text, context))

@@ -18,40 +18,34 @@ Configuration (the ``[detect]`` table of the TOML file given to
 
 from __future__ import annotations
 
+from deid_core.notes import ClinicalNote
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from deid_core.recognizers.base import NoteContext, Recognizer, RecognizerError, wanted_categories
-from deid_core.recognizers.propagation import BatchNote, Propagator, ages_after_names, propagate_acronyms, propagate_batch
+from pydantic import ValidationError
+
+from deid_core.config import DetectSettings, validation_problems
+from deid_core.detection import as_recognizer_error, check_spans
+from deid_core.recognizers.base import NoteContext, Recognizer, wanted_categories
+from deid_core.recognizers.propagation import Propagator, ages_after_names, propagate_acronyms, propagate_batch
 from deid_core.resolution import merge_adjacent, resolve
+from deid_core.recognizers.kinds import KIND_NAMES, RULE_NAMES
 from deid_core.spans import Category, Span, SpanError
-
-RECOGNIZER_NAMES: tuple[str, ...] = (
-    "date",
-    "age",
-    "phone",
-    "id",
-    "web",
-    "address",
-    "gazetteer",
-    "facility",
-    "place_cue",
-    "names",
-    "table",
-)
-
 
 class DetectConfigError(ValueError):
     pass
 
 
 #: Recognizer kinds the ``mix`` key may name (see ``deid_core.recognizers.mix``).
-MIX_KINDS: tuple[str, ...] = ("rules", "encoder", "generative")
+MIX_KINDS: tuple[str, ...] = KIND_NAMES
+RECOGNIZER_NAMES: tuple[str, ...] = RULE_NAMES
 
 
 @dataclass(frozen=True)
 class DetectConfig:
+    """``[detect]`` with its defaults filled in and its paths resolved against the config file's folder."""
+
     gazetteer_dirs: tuple[Path, ...] = ()
     recognizers: tuple[str, ...] = RECOGNIZER_NAMES
     propagate: bool = True
@@ -65,52 +59,29 @@ class DetectConfig:
     base_dir: Path | None = None
 
     @classmethod
-    def from_mapping(cls, raw: Mapping[str, object], base_dir: Path | None = None) -> "DetectConfig":
-        known = {"gazetteer_dir", "gazetteer_dirs", "recognizers", "propagate", "mix", "encoder", "generative", "join_score"}
-        unknown = sorted(set(raw) - known)
-        if unknown:
-            raise DetectConfigError(f"[detect]: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+    def from_mapping(cls, raw: Mapping[str, object] | DetectSettings, base_dir: Path | None = None) -> "DetectConfig":
+        """Validate a ``[detect]`` table (through :class:`~deid_core.config.DetectSettings`) and fill in defaults."""
+        if isinstance(raw, DetectSettings):
+            settings = raw
+        else:
+            try:
+                settings = DetectSettings.model_validate(dict(raw))
+            except ValidationError as exc:
+                raise DetectConfigError(f"[detect]: {validation_problems(exc)}") from None
         dirs: list[Path] = []
-        for key in ("gazetteer_dir", "gazetteer_dirs"):
-            value = raw.get(key)
-            if value is None:
-                continue
-            items = [value] if isinstance(value, str) else value
-            if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
-                raise DetectConfigError(f"[detect].{key} must be a path or a list of paths")
-            for v in items:
+        for value in (settings.gazetteer_dir, settings.gazetteer_dirs):
+            for v in [value] if isinstance(value, str) else value or []:
                 p = Path(v)
                 dirs.append(p if p.is_absolute() or base_dir is None else base_dir / p)
-        names = raw.get("recognizers", list(RECOGNIZER_NAMES))
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise DetectConfigError("[detect].recognizers must be a list of names")
-        bad = [n for n in names if n not in RECOGNIZER_NAMES]
-        if bad:
-            raise DetectConfigError(f"[detect].recognizers: unknown {', '.join(bad)} (known: {', '.join(RECOGNIZER_NAMES)})")
-        propagate = raw.get("propagate", True)
-        if not isinstance(propagate, bool):
-            raise DetectConfigError("[detect].propagate must be true or false")
-        mix = raw.get("mix")
-        if mix is not None:
-            if not isinstance(mix, list) or not mix or not all(isinstance(m, str) for m in mix):
-                raise DetectConfigError(f"[detect].mix must be a non-empty list drawn from {', '.join(MIX_KINDS)}")
-            bad = [m for m in mix if m not in MIX_KINDS]
-            if bad:
-                raise DetectConfigError(f"[detect].mix: unknown {', '.join(bad)} (known: {', '.join(MIX_KINDS)})")
-            if len(set(mix)) != len(mix):
-                raise DetectConfigError("[detect].mix names a recognizer twice")
-        join_score = raw.get("join_score", cls.join_score)
-        if isinstance(join_score, bool) or not isinstance(join_score, (int, float)) or not 0.0 <= join_score <= 1.0:
-            raise DetectConfigError(f"[detect].join_score must be a number in [0, 1], got {join_score!r}")
-        tables = {}
-        for key in ("encoder", "generative"):
-            value = raw.get(key, {})
-            if not isinstance(value, Mapping):
-                raise DetectConfigError(f"[detect.{key}] must be a table")
-            tables[key] = dict(value)
         return cls(
-            tuple(dirs), tuple(names), propagate, tuple(mix) if mix is not None else None,
-            tables["encoder"], tables["generative"], float(join_score), base_dir,
+            tuple(dirs),
+            tuple(settings.recognizers) if settings.recognizers is not None else RECOGNIZER_NAMES,
+            settings.propagate if settings.propagate is not None else True,
+            tuple(settings.mix) if settings.mix is not None else None,
+            settings.encoder.model_dump(exclude_none=True),
+            dict(settings.generative),
+            float(settings.join_score) if settings.join_score is not None else cls.join_score,
+            base_dir,
         )
 
 
@@ -141,14 +112,9 @@ class RulesPipeline:
         for r in self.recognizers:
             try:
                 spans = r.analyze(text, entities, context)
-            except RecognizerError:
-                raise
             except Exception as exc:  # fail closed: a broken recognizer fails the note
-                raise RecognizerError(f"recognizer {r.name!r} failed: {type(exc).__name__}: {exc}") from exc
-            for s in spans:
-                if not isinstance(s, Span) or s.end > len(text):
-                    raise RecognizerError(f"recognizer {r.name!r} returned an invalid span {s!r}")
-                out.append(s)
+                raise as_recognizer_error(r.name, exc) from exc
+            out.extend(check_spans(r.name, text, spans))
         return out
 
     def finish(self, text: str, spans: Sequence[Span], known: Mapping[str, Category] | None = None, entities: Sequence[Category] | None = None) -> list[Span]:
@@ -167,7 +133,7 @@ class RulesPipeline:
         known = context.known_names if context is not None else None
         return self.finish(text, self.raw_spans(text, entities, context), known, entities)
 
-    def analyze_batch(self, notes: Sequence[BatchNote]) -> list[list[Span]]:
+    def analyze_batch(self, notes: Sequence[ClinicalNote]) -> list[list[Span]]:
         """Detect every note; names travel across the notes of each patient."""
         return propagate_batch(
             notes,

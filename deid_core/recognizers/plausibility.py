@@ -33,14 +33,14 @@ hyphen ("Sinéad" + "O'Halloran"), so the check sees the whole span.
 
 from __future__ import annotations
 
+from dataclasses import replace
 import re
 from bisect import bisect_left
 from collections.abc import Sequence
 
-from deid_core.recognizers.context import GUESS_RULES
 from deid_core.recognizers.lexicon import NAME_PARTICLES, Lexicon, default_lexicon
 from deid_core.recognizers.pipeline import DetectConfig
-from deid_core.spans import Category, Span
+from deid_core.spans import Category, Evidence, Span
 
 _MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.I)
 _CLOCK = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
@@ -97,7 +97,6 @@ CONFIDENT = 0.95
 #: A model span at least this sure may replace rule spans that only guessed (:func:`arbitrate`).
 ARBITER = 0.9
 #: Rule sources that find a span by list membership alone, with no cue for its category.
-GUESS_SOURCES = frozenset({f"names/{rule}" for rule in GUESS_RULES} | {"gazetteer/place"})
 #: Languages whose common words a model, trained on English, takes for names.
 FOREIGN_LANGUAGES = ("es", "it", "pt", "fr", "pl", "de", "nl")
 FOREIGN_TOP_WORDS = 5000
@@ -220,20 +219,20 @@ def join_fragments(text: str, spans: Sequence[Span]) -> list[Span]:
             and 0 <= s.start - prev.end <= 2
             and text[prev.end : s.start].strip(" -") == ""
         ):
-            out[-1] = Span(prev.start, max(prev.end, s.end), s.category, min(prev.score, s.score), prev.source)
+            out[-1] = replace(prev, end=max(prev.end, s.end), category=s.category, score=min(prev.score, s.score))
         else:
             out.append(s)
     return out
 
 
 def _is_guess(span: Span) -> bool:
-    return all(part in GUESS_SOURCES for part in span.source.split("+"))
+    return span.evidence is Evidence.GUESS
 
 
 def arbitrate(text: str, model: Span, overlapped: Sequence[Span], check: PlausibilityCheck) -> bool:
     """Should ``model`` replace the rule spans it overlaps?
 
-    Only when every one of them is a list guess (:data:`GUESS_SOURCES`) that
+    Only when every one of them is a list guess (:attr:`~deid_core.spans.Evidence.GUESS`) that
     the model span covers, the model is sure (:data:`ARBITER`), it says
     something the rules did not (another category, or more text), and its
     span passes the shape check; a name must be made of name-like words, so
@@ -271,7 +270,7 @@ def unite_with_rules(
             elif arbitrate(text, s, [ruled[i] for i in over], check):
                 replaced.update(over)
                 sources = "+".join(dict.fromkeys([s.source, *(ruled[i].source for i in over)]))
-                added.append(Span(s.start, s.end, s.category, s.score, sources))
+                added.append(replace(s, source=sources))
     return [r for i, r in enumerate(ruled) if i not in replaced] + added
 
 

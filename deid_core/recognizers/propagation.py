@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from deid_core.notes import ClinicalNote
 from deid_core.recognizers.base import NoteContext
-from deid_core.recognizers.context import GUESS_RULES, caps_line_at
+from deid_core.recognizers.context import caps_line_at
 from deid_core.recognizers.gazetteer import Gazetteer, followed_by_eponym_trigger, normalise_entry
 from deid_core.recognizers.lexicon import Lexicon, default_lexicon
-from deid_core.spans import Category, Span
+from deid_core.spans import Category, Evidence, Span
 
 NAME_CATEGORIES = frozenset({Category.PATIENT, Category.DOCTOR})
 #: name spans at or above this score seed propagation; below it they may be relabelled.
@@ -40,8 +41,6 @@ PROPAGATED_SCORE = 0.8
 SOURCE = "propagation"
 #: what a form found in the patient's other notes is propagated from
 OTHER_NOTES = "patient"
-#: rule sources that only guess a name from a list: never a seed
-GUESS_SOURCES = frozenset({f"names/{rule}" for rule in GUESS_RULES} | {"gazetteer/place"})
 
 _NAME_PART = re.compile(r"[^\W\d_](?:[^\W\d_]|['’-](?=[^\W\d_]))*\.?")
 _WRITTEN_NAME = re.compile(r"[^\W\d_]+(?:(?:[ \t]*[,.'’-][ \t]*|[ \t]+|[ \t]*\n[ \t]*)[^\W\d_]+)*")
@@ -124,7 +123,7 @@ def is_seed(text: str, span: Span, lexicon: Lexicon) -> bool:
     if span.category not in NAME_CATEGORIES or span.score < SEED_SCORE:
         return False
     words = re.findall(r"[^\W\d_]{2,}", text[span.start : span.end])
-    if all(part in GUESS_SOURCES for part in span.source.split("+")):
+    if span.evidence is Evidence.GUESS:
         # found by the name lists alone: every word must be a listed name and nothing else
         return bool(words) and all(lexicon.is_name(w) and not lexicon.is_common_word(w) for w in words)
     # a cue found it: each occurrence is checked again as it is propagated, but a clinical word never seeds
@@ -210,7 +209,7 @@ class Propagator:
             if s.category in NAME_CATEGORIES and s.score < SEED_SCORE:
                 v = variants.get(normalise_entry(text[s.start : s.end]))
                 if v is not None and v.category is not s.category:
-                    s = Span(s.start, s.end, v.category, s.score, s.source)
+                    s = replace(s, category=v.category)
             out.append(s)
         # one automaton pass finds every variant, whatever its punctuation ("M. Lopez", "LOPEZ,MARIA")
         already = {(s.start, s.end) for s in out if s.category in NAME_CATEGORIES}
@@ -223,7 +222,7 @@ class Propagator:
             if v is None or not self._occurrence_ok(text, hit.start, hit.end, v):
                 continue
             source, score = origin.get(normalise_entry(v.text), (f"{SOURCE}<{OTHER_NOTES}", PROPAGATED_SCORE))
-            out.append(Span(hit.start, hit.end, v.category, score, source))
+            out.append(Span(hit.start, hit.end, v.category, score, source, Evidence.PROPAGATED))
         return out
 
 
@@ -256,19 +255,10 @@ def propagate_acronyms(text: str, spans: Sequence[Span]) -> list[Span]:
     return out
 
 
-@dataclass(frozen=True)
-class BatchNote:
-    """One note of a batch: propagation across notes needs the patient id."""
-
-    id: str
-    text: str
-    patient_id: str | None = None
-
-
 def propagate_batch(
-    notes: Sequence[BatchNote],
-    detect: Callable[[BatchNote, NoteContext], list[Span]],
-    refine: Callable[[BatchNote, list[Span], Mapping[str, Category]], list[Span]],
+    notes: Sequence[ClinicalNote],
+    detect: Callable[[ClinicalNote, NoteContext], list[Span]],
+    refine: Callable[[ClinicalNote, list[Span], Mapping[str, Category]], list[Span]],
 ) -> list[list[Span]]:
     """Detect every note, then let each patient's names reach all of that patient's notes.
 

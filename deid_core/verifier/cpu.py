@@ -7,6 +7,7 @@ directory never unpickles anything, and scoring needs no scikit-learn.
 
 from __future__ import annotations
 
+from deid_core.environment import VERIFIER_DIR
 import hashlib
 import json
 import math
@@ -21,7 +22,7 @@ from deid_core.spans import Span
 from deid_core.verifier.base import VerifierError
 from deid_core.verifier.features import FEATURE_NAMES, NoteAnalysis, analyze_note, candidate_features
 
-VERIFIER_DIR_ENV = "DEID_VERIFIER_DIR"
+VERIFIER_DIR_ENV = VERIFIER_DIR.name
 MODEL_FILE = "verifier.json"
 FORMAT = "deid-gbt/1"
 
@@ -38,7 +39,7 @@ def default_verifier_path() -> Path | None:
     operator who asked for one gets a load failure rather than a silent
     fall-back to the rule scorer; ``none`` asks for the rule scorer.
     """
-    override = os.environ.get(VERIFIER_DIR_ENV, "").strip()
+    override = VERIFIER_DIR.get().strip()
     if override.lower() == "none":
         return None
     if override:

@@ -11,6 +11,7 @@ rules pipeline's outputs for any hand-written gold files passed in.
 
 from __future__ import annotations
 
+from deid_core.notes import ClinicalNote
 import json
 import math
 import platform
@@ -101,9 +102,9 @@ def read_gold_notes(path: Path | str) -> list[GoldNote]:
 def rules_candidates(notes: Sequence[GoldNote]) -> list[Candidate]:
     """What the default rules pipeline finds on each note, labelled against gold."""
     from deid_core.recognizers.pipeline import build_default_pipeline
-    from deid_core.recognizers.propagation import BatchNote
 
-    found = build_default_pipeline().analyze_batch([BatchNote(n.id, n.text, n.patient_id) for n in notes])
+
+    found = build_default_pipeline().analyze_batch([ClinicalNote(n.id, n.text, n.patient_id) for n in notes])
     return [Candidate(n.id, n.text, tuple(s), is_incomplete(n.spans, s), "rules") for n, s in zip(notes, found)]
 
 

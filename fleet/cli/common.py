@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from dataclasses import replace
 from pathlib import Path
 
 from deid_core.cli.common import CliError
 from deid_core.config import ConfigError
+from deid_core.recognizers.mix import resolve_kinds
+from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError
 from fleet.pipeline import PipelineConfig
 from fleet.settings import RECOGNIZER_KINDS, FleetConfigError, FleetSettings, load_fleet_settings
 
@@ -42,8 +46,14 @@ def fleet_settings_from(args: argparse.Namespace) -> FleetSettings:
         raise CliError(str(exc)) from None
 
 
-def pipeline_from(args: argparse.Namespace, settings: FleetSettings) -> PipelineConfig:
-    kinds = settings.recognizers
+def pipeline_from(args: argparse.Namespace, settings: FleetSettings, *, local: bool = False) -> PipelineConfig:
+    """The batch's pipeline; its recognizer kinds, first found: ``--recognizers``, ``[fleet] recognizers``,
+    ``[detect] mix`` of the pipeline TOML, then (``local``: this machine runs them, as ``deid run`` does)
+    ``DEID_DETECT_MIX`` or the rules plus the trained default encoder, as in ``deid detect``; else the rules.
+
+    The ``[detect]`` table is validated here, before any input is read.
+    """
+    explicit = bool(getattr(args, "recognizers", None)) or "recognizers" in settings.model_fields_set
     if getattr(args, "recognizers", None):
         kinds = tuple(k.strip() for k in args.recognizers.split(",") if k.strip())
         try:
@@ -52,9 +62,21 @@ def pipeline_from(args: argparse.Namespace, settings: FleetSettings) -> Pipeline
             raise CliError(str(exc)) from None
     path = getattr(args, "config", None) or settings.pipeline_config
     try:
-        return PipelineConfig.load(path, settings.recognizers, settings.verifier_threshold)
+        pipeline = PipelineConfig.load(path, settings.recognizers, settings.verifier_threshold)
     except ConfigError as exc:
         raise CliError(str(exc)) from None
+    if explicit:
+        return pipeline
+    try:
+        detect = DetectConfig.from_mapping(pipeline.settings.detect)
+    except DetectConfigError as exc:
+        raise CliError(str(exc)) from None
+    if detect.mix is None and not local:
+        return pipeline
+    kinds, notice = resolve_kinds(detect)
+    if notice:
+        print(f"deid {getattr(args, 'command', '') or 'run'}: {notice}", file=sys.stderr)
+    return replace(pipeline, recognizers=tuple(kinds))
 
 
 def export_environment(settings: FleetSettings) -> None:

@@ -12,6 +12,7 @@ Runs in a scratch schema and queue prefix of its own.
 
 from __future__ import annotations
 
+import deid_core.environment as _env
 import argparse
 import os
 import random
@@ -50,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
         if args.time_limit < 4:
             raise CliError("--time-limit must be at least 4 seconds")
         settings = fleet_settings_from(args)
-        os.environ["DEID_TASK_TIME_LIMIT"] = str(args.time_limit)
-        os.environ.pop("DEID_VISIBILITY_TIMEOUT", None)
+        os.environ[_env.TASK_TIME_LIMIT.name] = str(args.time_limit)
+        os.environ.pop(_env.VISIBILITY_TIMEOUT.name, None)
         export_environment(settings)
     except CliError as exc:
         return fail("crash-trials", str(exc))
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp, ScratchFleet(settings, Path(tmp), "crash") as fleet:
         key = StudyKey.read(Path(fleet.settings.key_dir) / f"{fleet.STUDY}.key.json")
         fleet.worker("cpu", name="survivor").start().wait_ready(180)
-        no_sweep = {"DEID_SWEEPER": "0"}  # the survivor recovers; a victim may die holding the sweep lock
+        no_sweep = {_env.SWEEPER.name: "0"}  # the survivor recovers; a victim may die holding the sweep lock
         with connect(fleet.settings.with_overrides(chunk_size=args.chunk_size)) as client:
             print(
                 f"{'trial':>5} {'mode':>8} {'hurt at':>7} {'done':>5} {'failed':>6} {'lost':>5} {'dup':>4} "

@@ -4,9 +4,12 @@ Detect, resolve, verify and anonymize in this process, over an SQLite
 store, with no broker and no server: the fleet's own stages on one machine.
 Bad records are reported on stderr (line, id, error class) and left out;
 when no record succeeds the output file is left as it was.
-With no ``--recognizers`` and none in the fleet configuration, the rules run
-with the trained default encoder when one is present, else alone (and the
-command says so), as in ``deid detect``.
+With no ``--recognizers`` and none in the fleet configuration, the
+recognizers are those of ``deid detect``: ``[detect] mix`` of ``--config``,
+else ``DEID_DETECT_MIX``, else the rules with the trained default encoder
+when one is present, else alone (and the command says so).  The detection
+is the core pipeline's (:class:`deid_core.pipeline.Deidentifier`), so a note
+gets the spans ``deid detect`` gives it, at any ``--chunk-size``.
 """
 
 from __future__ import annotations
@@ -30,7 +33,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--key-file", required=True, type=Path, help="study key file from `deid keygen`")
     p.add_argument("--errors", type=Path, default=None, help="also write the failed records and why (JSONL)")
     p.add_argument("--state", type=Path, default=None, help="SQLite state file: a re-run skips what is done (default: in memory)")
-    p.add_argument("--chunk-size", type=int, default=8, help="notes per stage call")
+    p.add_argument("--chunk-size", type=int, default=8, help="notes per stage call (a patient's notes are never split)")
+    p.add_argument(
+        "--spans-out", type=Path, default=None,
+        help="also write each note's detected spans, as `deid detect` writes them (offsets and labels, no text)",
+    )
     p.add_argument("--fleet-config", type=Path, default=None, help="fleet TOML, for [fleet.models] and defaults")
     add_known_argument(p)
     add_pipeline_arguments(p)
@@ -48,14 +55,11 @@ def run(args: argparse.Namespace) -> int:
             settings = load_fleet_settings(args.fleet_config, env={})
         except FleetConfigError as exc:
             raise CliError(str(exc)) from None
-        if args.recognizers is None and "recognizers" not in settings.model_fields_set:
-            from deid_core.recognizers.mix import default_mix
+        pipeline = pipeline_from(args, settings, local=True)
+        from fleet.stages import detector_for
 
-            kinds, notice = default_mix()
-            args.recognizers = ",".join(kinds)
-            if notice:
-                print(f"deid run: {notice}", file=sys.stderr)
-        pipeline = pipeline_from(args, settings)
+        # every recognizer loads now: a missing model stops the run before any input is read
+        detector_for(pipeline, settings.models, "cpu").load()
         known = read_known_reported(args.known, "run")
     except (CliError, DetectConfigError, KnownError) as exc:
         return fail("run", str(exc))
@@ -63,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
 
     result = run_embedded(
         args.inp, args.out, key, pipeline, state=args.state, errors=args.errors, chunk_size=args.chunk_size, models=settings.models,
-        known=known,
+        known=known, spans_out=args.spans_out,
     )
     for f in result.failures:
         print(f"deid run: {args.inp}: line {f.line}: record {f.record_id!r}: {f.error_class}: {f.error}", file=sys.stderr)

@@ -8,6 +8,7 @@ back to the queue).  ``--dry-run`` prints the command instead.
 
 from __future__ import annotations
 
+import deid_core.environment as _env
 import argparse
 import os
 import shlex
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = fleet_settings_from(args)
         export_environment(settings)
-        from workers.argv import WorkerArgsError, worker_plan
+        from fleet.worker_plan import WorkerArgsError, worker_plan
 
         try:
             plan = worker_plan(
@@ -52,6 +53,6 @@ def run(args: argparse.Namespace) -> int:
     if args.dry_run:
         print(shlex.join(plan.argv))
         return 0
-    os.environ["DEID_WORKER_ROLE"] = plan.role
+    os.environ[_env.WORKER_ROLE.name] = plan.role
     os.execvp(plan.argv[0], list(plan.argv))
     return 0  # not reached

@@ -23,7 +23,7 @@ from fleet.db import make_engine, session_factory
 from fleet.embedded import run_embedded
 from fleet.keystore import DirectoryKeyStore, EnvKeyStore, KeyStoreError, env_var_for, load_checked, open_keystore
 from fleet.models import AuditEntry, Item, NoteRow, Output, SpanRow, utcnow
-from fleet.pipeline import PipelineConfig
+from fleet.pipeline import RESOLVED, PipelineConfig
 from fleet.sealing import SealError, note_plaintext, seal_note_text, text_digest
 from fleet.settings import ModelSpec
 
@@ -179,7 +179,11 @@ def _identifier_texts(state: Path, notes) -> list[str]:
     engine = make_engine(f"sqlite:///{state}")
     try:
         with session_factory(engine)() as s:
-            rows = s.execute(select(NoteRow.external_id, SpanRow.start, SpanRow.end).join(SpanRow, SpanRow.note_id == NoteRow.id)).all()
+            rows = s.execute(  # the pipeline's decisions, not the recognizers' raw candidates
+                select(NoteRow.external_id, SpanRow.start, SpanRow.end)
+                .join(SpanRow, SpanRow.note_id == NoteRow.id)
+                .where(SpanRow.recognizer == RESOLVED)
+            ).all()
             outputs = s.execute(select(NoteRow.external_id, Output.text, Output.replacements_json).join(Output, Output.note_id == NoteRow.id)).all()
     finally:
         engine.dispose()

@@ -100,12 +100,15 @@ def _secrets(key: StudyKey) -> list[bytes]:
 def _identifiers(client, batch_id: str, notes) -> list[str]:
     """Detected span texts, minus what the anonymizer keeps by policy (ages under 90, coarse dates)."""
     from fleet.models import Item, NoteRow, Output, SpanRow
+    from fleet.pipeline import RESOLVED
 
     by_id = {n.id: n.text for n in notes}
     with client.sessions() as s:
         note_ids = select(Item.note_id).where(Item.batch_id == batch_id)
         spans = s.execute(
-            select(NoteRow.external_id, SpanRow.start, SpanRow.end).join(SpanRow, SpanRow.note_id == NoteRow.id).where(NoteRow.id.in_(note_ids))
+            select(NoteRow.external_id, SpanRow.start, SpanRow.end)
+            .join(SpanRow, SpanRow.note_id == NoteRow.id)
+            .where(NoteRow.id.in_(note_ids), SpanRow.recognizer == RESOLVED)  # the pipeline's decisions, not raw candidates
         ).all()
         outputs = s.execute(
             select(NoteRow.external_id, Output.text, Output.replacements_json).join(Output, Output.note_id == NoteRow.id).where(NoteRow.id.in_(note_ids))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from deid_core.notes import ClinicalNote
 import argparse
 import json
 from pathlib import Path
@@ -21,7 +22,7 @@ from fleet.models import AuditEntry, Base, Item, ItemStatus, Output
 from fleet.pipeline import PipelineConfig
 from fleet.producer import FleetClient, IncomingNote
 from fleet.stages import REDELIVERY_LIMIT, StageContext, execute_stage
-from tasks.detect import DetectNote
+
 
 RULES = PipelineConfig.load(None, ("rules",), 0.5)
 
@@ -52,7 +53,7 @@ def test_embedded_run_equals_the_pure_stages(corpus, key, tmp_path):
     out = tmp_path / "out.jsonl"
     result = run_embedded(corpus, out, key, RULES, chunk_size=100)
     good = [json.loads(line) for line in corpus.read_text().splitlines() if line.startswith('{"id": "s5')][:10]
-    spans = build_default_pipeline().analyze_batch([DetectNote(r["id"], r["text"], r["patient_id"]) for r in good])
+    spans = build_default_pipeline().analyze_batch([ClinicalNote(r["id"], r["text"], r["patient_id"]) for r in good])
     anonymizer = Anonymizer(key, RULES.settings.anonymizer)
     expected = {
         r["id"]: anonymizer.anonymize(Note(r["id"], r["text"], r["patient_id"], tuple(merge_adjacent(resolve(s), r["text"])))).text

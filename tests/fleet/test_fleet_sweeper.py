@@ -8,6 +8,7 @@ comes back within two task time limits came back through the sweeper.
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -59,7 +60,7 @@ def test_a_lost_or_killed_message_completes_within_two_time_limits_with_no_comma
         victim.proc.wait(timeout=10)
         assert victim.proc.returncode is not None, "the victim never took a message"
     else:
-        assert "'dropped': 2" in victim.log_text(), "the victim never took a message"
+        assert re.search(r"'dropped': [1-9]", victim.log_text()), "the victim never took a message"  # a patient's notes
         victim.stop()
     assert (status.done, status.failed, status.pending) == (12, 0, 0)
     assert took <= 2 * TIME_LIMIT, f"took {took:.1f}s"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from deid_core.notes import ClinicalNote
 import os
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from fleet.keystore import DirectoryKeyStore, KeyStoreError, SingleKeyStore, loa
 from fleet.pipeline import PipelineConfig
 from fleet.settings import FleetConfigError, load_fleet_settings
 from fleet.verifier import ResidualPatternVerifier
-from tasks.detect import DetectNote, OutOfMemory, detect_isolated, is_out_of_memory, token_batches
+from deid_core.detection import OutOfMemory, detect_isolated, is_out_of_memory, token_batches
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -56,8 +57,8 @@ class _FakeDetector:
         return [[Span(0, 2, Category.ID, source="fake")] for _ in notes]
 
 
-def _notes(n: int) -> list[DetectNote]:
-    return [DetectNote(f"n{i}", f"{i:02d} text") for i in range(n)]
+def _notes(n: int) -> list[ClinicalNote]:
+    return [ClinicalNote(f"n{i}", f"{i:02d} text") for i in range(n)]
 
 
 def test_out_of_memory_batch_is_halved_until_it_fits():
@@ -114,7 +115,7 @@ def test_visibility_timeout_below_task_limit_is_refused():
 
 
 def test_gpu_workers_get_a_fork_free_pool():
-    from workers.argv import worker_plan
+    from fleet.worker_plan import worker_plan
 
     solo = worker_plan("gpu", prefix="p.")
     assert solo.role == "gpu" and "solo" in solo.argv
@@ -124,7 +125,7 @@ def test_gpu_workers_get_a_fork_free_pool():
 
 
 def test_cpu_workers_autoscale_and_recycle_children():
-    from workers.argv import worker_plan
+    from fleet.worker_plan import worker_plan
 
     plan = worker_plan("cpu", autoscale="4,1", max_memory_per_child=500000)
     argv = list(plan.argv)
@@ -139,7 +140,7 @@ def test_cpu_workers_autoscale_and_recycle_children():
     [("gpu.encoder,cpu.rules", {}), ("gpu", {"autoscale": "2,1"}), ("cpu", {"autoscale": "1,3"}), ("nope", {})],
 )
 def test_bad_worker_requests_are_refused(queues, kwargs):
-    from workers.argv import WorkerArgsError, worker_plan
+    from fleet.worker_plan import WorkerArgsError, worker_plan
 
     with pytest.raises(WorkerArgsError):
         worker_plan(queues, **kwargs)
@@ -285,19 +286,19 @@ def test_compose_file_runs_migrations_before_workers_and_gives_gpus():
 
 
 def test_text_batch_recognizers_get_texts_and_generative_slot_fails_loudly():
-    from tasks.detect import DetectorError
-    from workers.models import get_detector
-    from workers.recognizers import TextBatchDetector
+    from deid_core.detection import as_batch_detector
+    from deid_core.recognizers.mix import build_mix
 
     class TextsOnly:
         def analyze_batch(self, texts):
             assert all(isinstance(t, str) for t in texts)
             return [[Span(0, 1, Category.AGE)] for _ in texts]
 
-    det = TextBatchDetector(TextsOnly(), "enc", "1")
+    det = as_batch_detector(TextsOnly(), "enc", texts=True)
     assert [s[0].category for s in det.detect_batch(_notes(3))] == [Category.AGE] * 3
-    with pytest.raises(DetectorError, match="generative"):
-        get_detector("generative", device="cpu")
+    mix = build_mix(kinds=("rules", "generative"), eager=False)  # a worker builds its mix lazily
+    failed = mix.members["generative"].batch(_notes(2))
+    assert all(isinstance(f, Exception) and "generative" in str(f) for f in failed)
 
 
 def test_encoder_without_a_model_fails_every_note_instead_of_passing_it(tmp_path, monkeypatch):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from deid_core.recognizers.base import LabelMap
 from deid_core.recognizers.generative.schema import Entity, category_of
-from deid_core.spans import Category, Span
+from deid_core.spans import Category, Evidence, Span
 
 #: A string needs this many letters or digits to be searched for; one
 #: character would match all over a note.
@@ -85,5 +85,5 @@ def ground(text: str, entities: Iterable[Entity], label_map: LabelMap, source: s
             out.grounded += 1
             if cut:
                 out.extended += 1
-            out.spans.extend(Span(a, b, category, score, source) for a, b in found)
+            out.spans.extend(Span(a, b, category, score, source, Evidence.MODEL) for a, b in found)
     return out

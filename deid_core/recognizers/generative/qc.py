@@ -21,6 +21,7 @@ from deid_core.recognizers.base import NoteContext, Recognizer, RecognizerError
 from deid_core.recognizers.generative.parse import AnnotationParseError, parse_strict
 from deid_core.recognizers.generative.repair import repair
 from deid_core.recognizers.generative.schema import ParsedAnnotation
+from deid_core.detection import check_spans
 from deid_core.spans import Span
 
 PATTERN_KINDS: tuple[str, ...] = ("date", "phone", "id", "web", "age")
@@ -130,9 +131,7 @@ class QualityControl:
             raise
         except Exception as exc:  # fail closed: the note fails rather than passing half-checked
             raise RecognizerError(f"note {note_id!r}: fallback recognizer {self.fallback.name!r} failed: {type(exc).__name__}") from exc
-        for s in extra:
-            if not isinstance(s, Span) or s.end > len(text):
-                raise RecognizerError(f"note {note_id!r}: fallback recognizer {self.fallback.name!r} returned an invalid span")
+        extra = check_spans(f"fallback {self.fallback.name}", text, extra)
         out.fallback_spans_added = sum(1 for s in extra if not any(s.overlaps(m) for m in found))
         out.spans.extend(extra)
         out.escalated = reason

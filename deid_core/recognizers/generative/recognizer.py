@@ -42,7 +42,7 @@ class GenerativeConfigError(ValueError):
 
 
 class NoteLike(Protocol):
-    """What ``detect_batch`` needs of a note (``tasks.detect.DetectNote`` fits)."""
+    """What ``detect_batch`` needs of a note (``deid_core.notes.ClinicalNote`` fits)."""
 
     id: str
     text: str

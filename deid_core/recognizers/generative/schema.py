@@ -216,7 +216,7 @@ def _id_type(text: str, start: int) -> str:
 
 def normalize_date(surface: str) -> str | None:
     """ISO form of a written date at its own precision (``2021``, ``2021-12``, ``2021-12-10``), if it parses."""
-    from deid_core.anonymizer.dates import DateParseError, DateShifter
+    from deid_core.dates import DateParseError, DateShifter
 
     try:
         parsed = DateShifter(reference=_dt.date(2000, 1, 1)).parse(surface)

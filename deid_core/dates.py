@@ -74,7 +74,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Iterable, Literal, Sequence
 
-from deid_core.anonymizer.date_formats import (
+from deid_core.date_formats import (
     MONTH_SCHEMES,
     WEEKDAY_SCHEMES,
     DateForm,
