@@ -16,10 +16,11 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from fleet.models import AuditEntry, Batch, Item, ItemStatus
+from fleet.counts import batch_counts
+from fleet.models import AuditEntry, Batch
 
 
 class AuditError(LookupError):
@@ -119,12 +120,7 @@ def batch_audit(sessions: sessionmaker[Session], batch_id: str) -> BatchAudit:
         batch = s.get(Batch, batch_id)
         if batch is None:
             raise AuditError(f"no batch {batch_id!r}")
-        counts = dict(s.execute(select(Item.status, func.count()).where(Item.batch_id == batch_id).group_by(Item.status)).all())
-        flagged = s.scalar(select(func.count()).where(Item.batch_id == batch_id, Item.flagged.is_(True))) or 0
-        leaked = s.scalar(select(func.count()).where(Item.batch_id == batch_id, Item.leaks > 0)) or 0
-        withheld = (
-            s.scalar(select(func.count()).where(Item.batch_id == batch_id, Item.status == ItemStatus.DONE, Item.leaks > 0)) or 0
-        )
+        counts = batch_counts(s, batch_id)
         rows = s.scalars(select(AuditEntry).where(AuditEntry.batch_id == batch_id).order_by(AuditEntry.started_at, AuditEntry.id)).all()
         entries = [
             AuditRow(
@@ -145,12 +141,12 @@ def batch_audit(sessions: sessionmaker[Session], batch_id: str) -> BatchAudit:
             source=batch.source,
             created_at=batch.created_at.isoformat(timespec="seconds"),
             submitted=batch.submitted,
-            done=counts.get(ItemStatus.DONE, 0),
-            failed=counts.get(ItemStatus.FAILED, 0),
-            pending=counts.get(ItemStatus.PENDING, 0),
-            flagged=flagged,
-            leaked=leaked,
-            withheld=withheld,
+            done=counts.done,
+            failed=counts.failed,
+            pending=counts.pending,
+            flagged=counts.flagged,
+            leaked=counts.leaked,
+            withheld=counts.withheld,
             recognizers=recognizers,
             models=models,
             entries=entries,

@@ -38,6 +38,7 @@ from fleet.models import Batch, Configuration, Item, ItemStatus, KnownRow, NoteR
 from fleet.pipeline import RESOLVED, STAGE_RESOLVE, STAGE_SUBMIT, PipelineConfig
 from fleet.sealing import note_patient_id, seal_known, seal_note_text, seal_patient_id, text_digest
 from deid_core.detection import estimate_tokens
+from fleet.counts import batch_counts
 from fleet.grouping import item_chunks, token_chunks
 
 
@@ -391,9 +392,7 @@ class FleetClient:
     def status(self, batch_id: str) -> BatchStatus:
         with self.sessions() as s:
             batch = self._batch(s, batch_id)
-            counts = dict(
-                s.execute(select(Item.status, func.count()).where(Item.batch_id == batch_id).group_by(Item.status)).all()
-            )
+            counts = batch_counts(s, batch_id)
             by_stage = dict(
                 s.execute(
                     select(Item.stage, func.count())
@@ -401,20 +400,18 @@ class FleetClient:
                     .group_by(Item.stage)
                 ).all()
             )
-            flagged = s.scalar(select(func.count()).where(Item.batch_id == batch_id, Item.flagged.is_(True))) or 0
-            leaked = s.scalar(select(func.count()).where(Item.batch_id == batch_id, Item.leaks > 0)) or 0
             return BatchStatus(
                 batch_id=batch.id,
                 study=batch.study_id,
                 key_id=batch.key_id,
                 pipeline_version=batch.pipeline_version,
                 submitted=batch.submitted,
-                pending=counts.get(ItemStatus.PENDING, 0),
-                done=counts.get(ItemStatus.DONE, 0),
-                failed=counts.get(ItemStatus.FAILED, 0),
-                flagged=flagged,
+                pending=counts.pending,
+                done=counts.done,
+                failed=counts.failed,
+                flagged=counts.flagged,
                 pending_by_stage=by_stage,
-                leaked=leaked,
+                leaked=counts.leaked,
             )
 
     def wait(self, batch_id: str, timeout: float | None = None, poll: float = 0.5) -> BatchStatus:
