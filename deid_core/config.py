@@ -143,18 +143,9 @@ class DetectSettings(_Strict):
     @field_validator("mix")
     @classmethod
     def _known_kinds(cls, value: list[str] | None) -> list[str] | None:
-        from deid_core.recognizers.kinds import KIND_NAMES
+        from deid_core.recognizers.kinds import check_kinds
 
-        if value is None:
-            return value
-        if not value:
-            raise ValueError(f"must be a non-empty list drawn from {', '.join(KIND_NAMES)}")
-        bad = [m for m in value if m not in KIND_NAMES]
-        if bad:
-            raise ValueError(f"unknown {', '.join(bad)} (known: {', '.join(KIND_NAMES)})")
-        if len(set(value)) != len(value):
-            raise ValueError("names a recognizer twice")
-        return value
+        return value if value is None else list(check_kinds(value))
 
     @field_validator("recognizers")
     @classmethod

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import deid_core.environment as _env
 from deid_core.config import validation_problems
-from deid_core.recognizers.kinds import KIND_NAMES
+from deid_core.recognizers.kinds import KIND_NAMES, check_kinds
 import os
 import tomllib
 from pathlib import Path
@@ -97,14 +97,7 @@ class FleetSettings(_Strict):
     @field_validator("recognizers")
     @classmethod
     def _known_kinds(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        if not value:
-            raise ValueError("at least one recognizer is needed")
-        bad = [v for v in value if v not in RECOGNIZER_KINDS]
-        if bad:
-            raise ValueError(f"unknown recognizer kind(s) {bad} (known: {', '.join(RECOGNIZER_KINDS)})")
-        if len(set(value)) != len(value):
-            raise ValueError("a recognizer kind is listed twice")
-        return value
+        return check_kinds(value)
 
     @field_validator("models")
     @classmethod

@@ -8,6 +8,7 @@ queues all read this table.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -28,6 +29,18 @@ KINDS: dict[str, RecognizerKind] = {
 }
 KIND_NAMES: tuple[str, ...] = tuple(KINDS)
 GPU_KINDS: frozenset[str] = frozenset(k for k, v in KINDS.items() if v.gpu)
+
+
+def check_kinds(names: Sequence[str]) -> tuple[str, ...]:
+    """``names`` as a tuple, or ValueError: empty, an unknown kind, or one named twice."""
+    if not names:
+        raise ValueError(f"must be a non-empty list drawn from {', '.join(KIND_NAMES)}")
+    bad = [n for n in names if n not in KINDS]
+    if bad:
+        raise ValueError(f"unknown {', '.join(map(str, bad))} (known: {', '.join(KIND_NAMES)})")
+    if len(set(names)) != len(names):
+        raise ValueError("names a recognizer twice")
+    return tuple(names)
 
 #: The rule recognizers of the ``rules`` kind, in the order they run (``[detect] recognizers``).
 RULE_NAMES: tuple[str, ...] = (

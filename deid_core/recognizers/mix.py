@@ -52,7 +52,7 @@ from deid_core.detection import as_batch_detector, as_recognizer_error, run_isol
 from deid_core.environment import DETECT_MIX
 from deid_core.notes import ClinicalNote
 from deid_core.recognizers.base import NoteContext, RecognizerError
-from deid_core.recognizers.kinds import KIND_NAMES
+from deid_core.recognizers.kinds import KIND_NAMES, check_kinds
 from deid_core.recognizers.known import KnownIdentifierRecognizer, known_wins
 from deid_core.recognizers.plausibility import PlausibilityCheck, unite_with_rules
 from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError, RulesPipeline, build_default_pipeline
@@ -289,11 +289,10 @@ def _env_mix() -> tuple[str, ...] | None:
     raw = DETECT_MIX.get().strip()
     if not raw:
         return None
-    names = tuple(n.strip() for n in raw.split(",") if n.strip())
-    bad = [n for n in names if n not in MIX_NAMES]
-    if bad or not names or len(set(names)) != len(names):
-        raise DetectConfigError(f"{MIX_ENV}={raw!r}: expected distinct names from {', '.join(MIX_NAMES)}")
-    return names
+    try:
+        return check_kinds([n.strip() for n in raw.split(",") if n.strip()])
+    except ValueError as exc:
+        raise DetectConfigError(f"{MIX_ENV}={raw!r}: {exc}") from None
 
 
 def resolve_kinds(config: DetectConfig | None = None) -> tuple[tuple[str, ...], str | None]:
@@ -343,9 +342,10 @@ def build_mix(
     notice = None
     if kinds is None:
         kinds, notice = resolve_kinds(config)
-    bad = [k for k in kinds if k not in MIX_NAMES]
-    if bad or not kinds or len(set(kinds)) != len(kinds):
-        raise DetectConfigError(f"recognizers {', '.join(kinds) or '(none)'}: expected distinct names from {', '.join(MIX_NAMES)}")
+    try:
+        kinds = check_kinds(kinds)
+    except ValueError as exc:
+        raise DetectConfigError(f"recognizers: {exc}") from None
     rules = build_default_pipeline(config)
     overrides = overrides or {}
     built: dict[str, Member] = {}
