@@ -45,3 +45,34 @@ def test_the_comparison_fails_when_a_note_differs(tmp_path, monkeypatch, capsys)
     monkeypatch.setattr("fleet.producer.item_chunks", lambda ids, groups, size: [[i] for i in ids])
     assert _script().main(["--chunk-sizes", "1", str(notes)]) == 1
     assert "1 differ (c)" in capsys.readouterr().out
+
+
+def test_run_takes_the_detect_mix_and_refuses_what_detect_refuses_before_reading_input(tmp_path, capsys, monkeypatch):
+    from deid_core.cli.main import main as deid
+
+    key = tmp_path / "k.key.json"
+    deid(["keygen", "--study", "paths", "--out", str(key)])
+    missing = tmp_path / "not-written-yet.jsonl"  # never read: the configuration stops both first
+    for body, says in (
+        ('[detect]\nmix = ["rules"]\npropogate = false\n', "detect.propogate: unknown key"),
+        ('[detect]\nmix = ["rules", "generative"]\n', "needs model_path"),
+    ):
+        config = tmp_path / "c.toml"
+        config.write_text(body, encoding="utf-8")
+        notes = tmp_path / "n.jsonl"
+        notes.write_text('{"id": "a", "text": "Seen by Dr. Okafor."}\n', encoding="utf-8")
+        capsys.readouterr()
+        assert deid(["detect", "--in", str(notes), "--out", str(missing), "--config", str(config)]) == 2
+        assert deid(["run", "--in", str(notes), "--out", str(missing), "--key-file", str(key), "--config", str(config)]) == 2
+        err = capsys.readouterr().err
+        assert err.count(says) == 2 and not missing.exists()
+    # with no mix anywhere, both default to the rules and the encoder, which here cannot load
+    monkeypatch.delenv("DEID_DETECT_MIX")
+    monkeypatch.setenv("DEID_ENCODER_DIR", str(tmp_path / "no-model-here"))
+    config.write_text("[detect]\npropagate = true\n", encoding="utf-8")
+    out = tmp_path / "o.jsonl"
+    assert deid(["detect", "--in", str(notes), "--out", str(out), "--config", str(config)]) == 2
+    assert deid(["run", "--in", str(notes), "--out", str(out), "--key-file", str(key), "--config", str(config)]) == 2
+    config.write_text('[detect]\nmix = ["rules"]\n', encoding="utf-8")  # the mix of [detect] is what `run` runs
+    assert deid(["detect", "--in", str(notes), "--out", str(out), "--config", str(config)]) == 0
+    assert deid(["run", "--in", str(notes), "--out", str(out), "--key-file", str(key), "--config", str(config)]) == 0
