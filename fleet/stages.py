@@ -45,14 +45,13 @@ from deid_core.known import KnownSet
 from deid_core.leaks import Leak, summarize
 from deid_core.normalization import nfc
 from deid_core.notes import ClinicalNote
-from deid_core.pipeline import Deidentifier
+from deid_core.pipeline import Deidentifier, Release
 from deid_core.recognizers.known import KnownIdentifierRecognizer
 from deid_core.recognizers.mix import MixedDetector, build_mix
 from deid_core.recognizers.pipeline import DetectConfig
 from deid_core.records import unusable_character
 from deid_core.spans import Category, Evidence, Span, span_to_dict
 from fleet.audit import model_digest_for
-from fleet.grouping import item_chunks
 from fleet.keystore import KeyStore, load_checked
 from fleet.models import (
     AuditEntry,
@@ -122,12 +121,18 @@ class _Ok:
 
 @dataclass(frozen=True, slots=True)
 class PlainNote:
-    """A note row opened for one stage call; lives in memory only."""
+    """A note row opened for one stage call (the store's row id and the core's note); lives in memory only."""
 
     id: int
-    external_id: str
-    text: str
-    patient_id: str | None
+    note: ClinicalNote
+
+    @property
+    def text(self) -> str:
+        return self.note.text
+
+    @property
+    def patient_id(self) -> str | None:
+        return self.note.patient_id
 
 
 def gather_patients(s: Session, batch: Batch, plan: Sequence[str], work: list[Item]) -> tuple[list[Item], int]:
@@ -176,7 +181,7 @@ def open_notes(ctx: StageContext, study: str, rows: Sequence[NoteRow]) -> tuple[
             failed[row.id] = key
             continue
         try:
-            note = PlainNote(row.id, row.external_id, note_plaintext(row, key), note_patient_id(row, key))
+            note = PlainNote(row.id, ClinicalNote(row.external_id, note_plaintext(row, key), note_patient_id(row, key)))
             problem = unusable_character(note.text, "text") or unusable_character(note.patient_id, "patient_id")
             if problem:  # stored before intake refused these; it would fail the chunk's write
                 raise UnusableNote(problem)
@@ -269,7 +274,7 @@ def _deidentifier(ctx: StageContext, config: PipelineConfig) -> Deidentifier:
 
 
 def _clinical(notes: Sequence[PlainNote]) -> list[ClinicalNote]:
-    return [ClinicalNote(n.external_id, n.text, n.patient_id) for n in notes]
+    return [n.note for n in notes]
 
 
 def _recognize(kind: str):
@@ -350,6 +355,19 @@ def _verify(ctx: StageContext, s: Session, batch: Batch, config: PipelineConfig,
     return results, ctx.verifier.name, f"threshold={config.verifier_threshold}"
 
 
+def output_fields(released: Release) -> dict:
+    """An :class:`Output` row's columns for a release; a leaky output's text is never stored."""
+    out = released.output
+    return {
+        "text": out.text if released.releasable else "",
+        "spans_json": json.dumps([span_to_dict(sp, full=False) for sp in out.spans]),
+        "replacements_json": json.dumps([dict(asdict(r), category=r.category.value) for r in out.replacements]),
+        "masked_count": out.masked_count,
+        "leaks": len(released.leaks),
+        "leaks_json": json.dumps([leak.to_dict() for leak in released.leaks]),
+    }
+
+
 def _anonymizer(ctx: StageContext, batch: Batch, config: PipelineConfig) -> Anonymizer:
     cache_key = (batch.key_id, config.settings.anonymizer.model_dump_json())
     found = _ANONYMIZERS.get(cache_key)
@@ -375,19 +393,8 @@ def _anonymize(ctx: StageContext, s: Session, batch: Batch, config: PipelineConf
         try:
             spellings = known.spellings(n.text, n.patient_id) if known is not None else {}
             released = pipeline.release(note, spans[n.id], spellings)
-            out, leaks = released.output, released.leaks
-            replacements = [dict(asdict(r), category=r.category.value) for r in out.replacements]
-            row = Output(
-                note_id=n.id,
-                key_id=batch.key_id,
-                pipeline_version=batch.pipeline_version,
-                text="" if leaks else out.text,  # a leaky output is never stored
-                spans_json=json.dumps([span_to_dict(sp, full=False) for sp in out.spans]),
-                replacements_json=json.dumps(replacements),
-                masked_count=out.masked_count,
-                leaks=len(leaks),
-                leaks_json=json.dumps([leak.to_dict() for leak in leaks]),
-            )
+            leaks = list(released.leaks)
+            row = Output(note_id=n.id, key_id=batch.key_id, pipeline_version=batch.pipeline_version, **output_fields(released))
             results[n.id] = _Ok([row], True if leaks else None, len(leaks), summarize(leaks) or None)
         except Exception as exc:
             results[n.id] = exc

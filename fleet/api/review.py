@@ -19,15 +19,17 @@ import json
 import os
 import socket
 import threading
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import and_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from deid_core.anonymizer.engine import Anonymizer, Note
-from deid_core.leaks import scan_output, summarize
-from deid_core.spans import Category, Span, SpanError, span_to_dict
+from deid_core.anonymizer.engine import Anonymizer
+from deid_core.leaks import summarize
+from deid_core.notes import ClinicalNote
+from deid_core.pipeline import Deidentifier
+from deid_core.spans import Category, Span, SpanError
 from fleet.api.auth import Principal
 from fleet.keystore import KeyStore, load_checked
 from fleet.models import (
@@ -47,7 +49,7 @@ from fleet.models import (
 )
 from fleet.pipeline import PipelineConfig
 from fleet.sealing import note_patient_id, note_plaintext
-from fleet.stages import RESOLVED, config_for, spans_by_note
+from fleet.stages import RESOLVED, config_for, output_fields, spans_by_note
 
 STAGE_REVIEW = "review"
 
@@ -406,14 +408,10 @@ class Reviewer:
         """Anonymize as the anonymize stage does and replace the output; returns the leak count."""
         config = config_for(s, batch.config_digest)
         anonymizer = self._anonymizer(batch, config)
-        out = anonymizer.anonymize(Note(note.external_id, original, patient, tuple(spans)))
-        leaks = scan_output(original, spans, out.text, out.replacements, patient)
-        output.text = "" if leaks else out.text  # a leaky output is never stored
-        output.spans_json = json.dumps([span_to_dict(sp, full=False) for sp in out.spans])
-        output.replacements_json = json.dumps([dict(asdict(r), category=r.category.value) for r in out.replacements])
-        output.masked_count = out.masked_count
-        output.leaks = len(leaks)
-        output.leaks_json = json.dumps([leak.to_dict() for leak in leaks])
+        released = Deidentifier(anonymizer=anonymizer).release(ClinicalNote(note.external_id, original, patient), spans)
+        leaks = list(released.leaks)
+        for column, value in output_fields(released).items():
+            setattr(output, column, value)
         same_output = select(Batch.id).where(Batch.key_id == batch.key_id, Batch.pipeline_version == batch.pipeline_version)
         values: dict = {"leaks": len(leaks)}
         if leaks:
