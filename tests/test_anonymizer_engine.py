@@ -144,6 +144,24 @@ def test_anonymize_cli_writes_good_records_and_reports_bad_ones(tmp_path, capsys
     assert key_material["key"] not in out.read_text() and key_material["key"] not in err
 
 
+def test_anonymize_cli_withholds_an_output_that_still_holds_a_marked_value(tmp_path, capsys):
+    """A value marked once but written again unmarked would pass through: the record fails, the text is not written."""
+    key_path = tmp_path / "k.json"
+    assert main(["keygen", "--study", "s", "--out", str(key_path)]) == 0
+    text = "Pt Wilhelmina Oyelaran seen. Oyelaran agrees."
+    leaky = {"id": "a", "patient_id": "P1", "text": text, "spans": [{"start": 3, "end": 22, "label": "PATIENT"}]}
+    full = dict(leaky, id="b", spans=[*leaky["spans"], {"start": 29, "end": 37, "label": "PATIENT"}])
+    inp = tmp_path / "in.jsonl"
+    inp.write_text(json.dumps(leaky) + "\n" + json.dumps(full) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    capsys.readouterr()
+    assert main(["anonymize", "--in", str(inp), "--out", str(out), "--key-file", str(key_path)]) == 1
+    err = capsys.readouterr().err
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["id"] for r in records] == ["b"] and "Oyelaran" not in out.read_text()
+    assert "record 'a'" in err and "output withheld" in err and "Oyelaran" not in err
+
+
 def test_output_file_is_not_left_half_written_on_a_missing_key(tmp_path):
     inp = tmp_path / "in.jsonl"
     inp.write_text('{"id": "a", "text": "x", "spans": []}\n')
