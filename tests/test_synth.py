@@ -187,6 +187,36 @@ def test_register_filter_limits_output_and_rejects_unknown_names():
         generate_notes(5, 4, registers="nursing_note")
 
 
+def test_icu_nursing_register_is_telegraphic_single_cased_and_sparse_in_identifiers():
+    notes = generate_notes(120, 21, registers=["icu_nursing"])
+    assert {n.register for n in notes} == {"icu_nursing"} and "icu_nursing" not in REGISTERS  # opt-in only
+    single_case = [n for n in notes if n.text == n.text.upper() or n.text == n.text.lower()]
+    assert len(single_case) >= 0.6 * len(notes)
+    per_note = [len(n.spans) for n in notes]
+    assert 0.6 <= sum(per_note) / len(notes) <= 1.4
+    assert 0.2 <= sum(1 for c in per_note if c == 0) / len(notes) <= 0.5
+    assert all(re.search(r"^(?:neuro|NEURO|Neuro): ", n.text, re.M) for n in notes)
+    dates = [n.text[s.start : s.end] for n in notes for s in n.spans if s.category is Category.DATE]
+    assert dates and all(re.fullmatch(r"\d{1,2}/\d{1,2}", d) for d in dates)  # bare month/day
+    for n in notes:
+        assert all(n.text[s.start : s.end].strip() == n.text[s.start : s.end] for s in n.spans)
+
+
+def test_recase_writes_a_share_of_every_register_in_one_case_with_exact_spans():
+    plain = generate_notes(200, 5)
+    cased = generate_notes(200, 5, recase=0.5)
+    changed = [c for p, c in zip(plain, cased) if c.text in (c.text.upper(), c.text.lower()) and p.text != c.text]
+    assert 0.3 * len(cased) <= len(changed) <= 0.7 * len(cased)
+    assert {n.register for n in changed} >= {"discharge_summary", "progress_note"}
+    for note in changed:  # spans still sit on whole values, in the note's one case
+        for s in note.spans:
+            value = note.text[s.start : s.end]
+            assert value.strip() == value and value in (value.upper(), value.lower())
+    assert [n.text for n in generate_notes(40, 5, recase=0.0)] == [n.text for n in plain[:40]]  # off by default: corpora unchanged
+    with pytest.raises(ValueError):
+        generate_notes(5, 1, recase=1.5)
+
+
 def test_invalid_counts_and_seeds_are_rejected():
     assert generate_notes(0, 1) == []
     for bad in (-1, 2.5, True):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from deid_core.cli.common import fail
 from deid_core.known import write_known
-from deid_core.synth import REGISTERS, write_jsonl
+from deid_core.synth import OPT_IN_REGISTERS, REGISTERS, write_jsonl
 from deid_core.synth.generator import generate_notes_and_patients
 from deid_core.synth.known import known_records
 
@@ -21,7 +21,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--n", type=int, required=True, help="number of notes")
     p.add_argument("--seed", type=int, required=True, help="random seed; the same seed gives identical output")
     p.add_argument("--out", type=Path, required=True, help="JSONL file to write")
-    p.add_argument("--registers", default=None, help=f"comma-separated subset of: {','.join(REGISTERS)}")
+    p.add_argument(
+        "--registers", default=None,
+        help=f"comma-separated registers (default: {','.join(REGISTERS)}; also: {','.join(OPT_IN_REGISTERS)})",
+    )
+    p.add_argument("--recase", type=float, default=0.0, help="share of notes written wholly in upper or lower case (default 0)")
     p.add_argument("--known", type=Path, default=None, help="also write each patient's known identifiers here (JSONL)")
     p.set_defaults(func=run)
 
@@ -31,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     if args.registers is not None:
         registers = [r.strip() for r in args.registers.split(",") if r.strip()]
     try:
-        notes, patients = generate_notes_and_patients(args.n, args.seed, registers=registers)
+        notes, patients = generate_notes_and_patients(args.n, args.seed, registers=registers, recase=args.recase)
     except ValueError as exc:
         return fail("synth", str(exc))
     try:

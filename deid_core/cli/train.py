@@ -42,6 +42,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     e.add_argument("--extra-repeat", type=int, default=d.extra_repeat, help=f"times each hand-written note is seen per epoch (default {d.extra_repeat})")
     e.add_argument(
+        "--registers", default=None,
+        help="comma-separated generated registers (default: the generator's set; with --default: all, ICU nursing included)",
+    )
+    e.add_argument(
+        "--recase", type=float, default=None,
+        help="share of generated notes written wholly in upper or lower case (default 0; with --default: the recipe's 0.25)",
+    )
+    e.add_argument(
         "--default",
         action="store_true",
         help="build the default encoder from its recipe (the settings above plus the hand-written dev notes listed in "
@@ -105,10 +113,22 @@ def run_encoder(args: argparse.Namespace) -> int:
         TrainingError,
         train_encoder,
     )
-    from deid_core.training.recipe import DEFAULT_EXTRA, built_digest, check_extra, recipe_digest, repo_root
+    from deid_core.training.recipe import (
+        DEFAULT_EXTRA,
+        DEFAULT_RECASE,
+        DEFAULT_REGISTERS,
+        built_digest,
+        check_extra,
+        recipe_digest,
+        repo_root,
+    )
 
     try:
         extra = [*args.extra, *(repo_root() / p for p in DEFAULT_EXTRA)] if args.default else args.extra
+        registers = tuple(r.strip() for r in args.registers.split(",") if r.strip()) if args.registers else None
+        if args.default:
+            registers = registers or DEFAULT_REGISTERS
+        recase = args.recase if args.recase is not None else (DEFAULT_RECASE if args.default else 0.0)
         config = TrainConfig(
             notes=args.notes,
             epochs=args.epochs,
@@ -123,6 +143,8 @@ def run_encoder(args: argparse.Namespace) -> int:
             threads=args.threads,
             extra=tuple(str(p) for p in extra),
             extra_repeat=args.extra_repeat,
+            registers=registers,
+            recase=recase,
         )
         check_extra(config)
         stamp = recipe_digest(config) if args.default else None

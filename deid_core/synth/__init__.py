@@ -7,6 +7,6 @@ share a patient, so cross-note consistency of a release can be tested.
 """
 
 from .builder import SynthError, TrapSpan
-from .generator import REGISTERS, SyntheticNote, generate_notes, write_jsonl
+from .generator import ALL_REGISTERS, OPT_IN_REGISTERS, REGISTERS, SyntheticNote, generate_notes, write_jsonl
 
-__all__ = ["REGISTERS", "SynthError", "SyntheticNote", "TrapSpan", "generate_notes", "write_jsonl"]
+__all__ = ["ALL_REGISTERS", "OPT_IN_REGISTERS", "REGISTERS", "SynthError", "SyntheticNote", "TrapSpan", "generate_notes", "write_jsonl"]

@@ -11,7 +11,7 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from deid_core.spans import Span, span_to_dict, validate_spans
 
@@ -21,7 +21,11 @@ from .profiles import ADULT, CHILD, ELDER, Cast, Patient, draw_patient, first_vi
 from .registers import COMPATIBLE, WRITERS, NoteContext
 
 #: Register names, in a fixed order.
-REGISTERS: tuple[str, ...] = tuple(WRITERS)
+#: Registers a corpus holds unless ``registers`` says otherwise.
+REGISTERS: tuple[str, ...] = tuple(w for w in WRITERS if w != "icu_nursing")
+#: Registers written only when named: adding one to the default would change every seed's corpus.
+OPT_IN_REGISTERS: tuple[str, ...] = ("icu_nursing",)
+ALL_REGISTERS: tuple[str, ...] = tuple(WRITERS)
 
 #: Optional-detail multipliers: from sparse (a nursing note with no name) to dense.
 _DENSITIES = (0.15, 0.4, 0.7, 1.0, 1.4)
@@ -56,7 +60,7 @@ def _selected(registers: Sequence[str] | None) -> list[str]:
     chosen: list[str] = []
     for name in registers:
         if name not in WRITERS:
-            raise ValueError(f"unknown register {name!r} (known: {', '.join(REGISTERS)})")
+            raise ValueError(f"unknown register {name!r} (known: {', '.join(ALL_REGISTERS)})")
         if name not in chosen:
             chosen.append(name)
     if not chosen:
@@ -75,15 +79,31 @@ def _group_for(first_register: str, rng: random.Random) -> str:
     return ELDER if roll > 0.9 else ADULT
 
 
-def generate_notes(n: int, seed: int, *, registers: Sequence[str] | None = None) -> list[SyntheticNote]:
-    """``n`` notes; patients get 1-4 notes each, the first register cycling so all appear."""
-    return generate_notes_and_patients(n, seed, registers=registers)[0]
+def generate_notes(n: int, seed: int, *, registers: Sequence[str] | None = None, recase: float = 0.0) -> list[SyntheticNote]:
+    """``n`` notes; patients get 1-4 notes each, the first register cycling so all appear.
+
+    ``recase``: the share of notes of any register written wholly in upper
+    or lower case (half each), as real notes often are.  The ICU nursing
+    register is mostly upper or lower case whatever ``recase`` says.
+    """
+    return generate_notes_and_patients(n, seed, registers=registers, recase=recase)[0]
+
+
+def _note_case(register: str, recase: float, rng: random.Random) -> Callable[[str], str] | None:
+    """The whole-note case transform, drawn only where one can apply, so other corpora stay as they were."""
+    if register == "icu_nursing":
+        return rng.choice((str.upper, str.upper, str.upper, str.lower, str.lower, None))
+    if recase > 0 and rng.random() < recase:
+        return rng.choice((str.upper, str.lower))
+    return None
 
 
 def generate_notes_and_patients(
-    n: int, seed: int, *, registers: Sequence[str] | None = None
+    n: int, seed: int, *, registers: Sequence[str] | None = None, recase: float = 0.0
 ) -> tuple[list[SyntheticNote], list[Patient]]:
     """:func:`generate_notes` and the profiles of the patients they are about (for their records)."""
+    if not 0.0 <= recase <= 1.0:
+        raise ValueError(f"recase must be in [0, 1], got {recase!r}")
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"n must be a non-negative integer, got {n!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -113,7 +133,7 @@ def generate_notes_and_patients(
             if len(notes) == n:
                 break
             ctx = NoteContext(rng, patient, when, cast, rng.choice(_DENSITIES))
-            builder = NoteBuilder()
+            builder = NoteBuilder(case=_note_case(register, recase, rng))
             WRITERS[register](ctx, builder)
             text, spans, traps = builder.build()
             note_id = f"s{seed}-n{len(notes):06d}"

@@ -349,6 +349,93 @@ def icu_note(ctx: NoteContext, b: NoteBuilder) -> None:
     b.line()
 
 
+# --- ICU/CCU nursing progress note, telegraphic ---------------------------
+
+_NURSING_UNITS = ("MICU", "SICU", "CCU", "CSRU", "TSICU", "Neuro ICU", "CVICU")
+_NURSING_SHIFTS = ("7a-7p", "7p-7a", "0700-1900", "1900-0700", "days", "nights", "1500-2300")
+_NURSING_TRAPS = (
+    ("PT SEDATED", "pt_word"), ("PER DOPA PROTOCOL", "drug"), ("PLAN TRACH", "plan_word"), ("LEVO GTT", "drug"),
+    ("NEO", "drug"), ("LASIX", "drug"), ("HALDOL", "drug"), ("FOLEY", "eponym"), ("SWAN", "eponym"),
+    ("DOBHOFF", "eponym"), ("PT TURNED Q2H", "pt_word"), ("PER HO", "role"), ("CVS", "abbrev"),
+)
+
+
+def icu_nursing_note(ctx: NoteContext, b: NoteBuilder) -> None:
+    """The register paper 001 calls its out-of-domain failure: an ICU nursing narrative, one system a line.
+
+    About one identifier a note and a third of the notes with none; bare
+    month/day dates, relatives on the phone, staff by first name or
+    surname, signatures in any case.  The generator writes it mostly in
+    upper or in lower case (see ``generate_notes``).
+    """
+    p, rng, d = ctx.patient, ctx.rng, ctx.when
+    wanted = rng.choices((0, 1, 2, 3), weights=(35, 40, 18, 7))[0]
+    kinds = rng.sample(("date", "relative", "staff", "age", "phone", "facility", "signature", "date2"), wanted)
+
+    def md(day: date) -> Part:
+        return phi(f"{day.month}/{day.day}", DATE)
+
+    def staff_name() -> Part:
+        c = ctx.cast.staff(rng) if rng.random() < 0.5 else ctx.cast.physician(rng)
+        form = rng.randrange(4)
+        if form == 0:
+            return ("dr ", phi(c.name.last, DOCTOR)) if c.is_physician else ("rn ", phi(c.name.first, DOCTOR))
+        if form == 1:
+            return ("per dr. ", phi(c.name.last, DOCTOR))
+        if form == 2:
+            return ("house staff ", phi(c.name.full, DOCTOR))
+        return ("np ", phi(c.name.first, DOCTOR))
+
+    unit, shift = ctx.pick(*_NURSING_UNITS), ctx.pick(*_NURSING_SHIFTS)
+    b.line(ctx.pick(f"{unit} NPN {shift}", f"Nursing progress note {shift}", f"NPN {shift}", f"{unit} nursing note, {shift}"))
+    if "age" in kinds:
+        years = p.age_years(d)
+        b.line(phi(ctx.pick(f"{years} yo", f"{years} y/o", f"{years}yo"), AGE), " ", "f" if p.name.sex == "F" else "m",
+               f" admitted w/ {p.condition.problem}.")
+    if "facility" in kinds:
+        b.line("transferred from ", ctx.facility(p.hospital), " for higher level of care.")
+    b.line("NEURO: ", ctx.pick("a&o x3", "a&o x1, confused", "sedated on prop, rass -2", "opens eyes to voice, mae"),
+           ". ", trap(f"GCS {rng.randrange(6, 16)}", "score"), ". perrl.")
+    b.line("CV: ", cl.vitals_trap(rng), ". ", ctx.pick("sr 80's", "afib 110's-120's", "st 100's, no ectopy"), ". ",
+           ctx.pick("levo gtt @ 0.08 mcg/kg/min", "neo weaned off", "no pressors", "dopa 5 mcg/kg/min"), ".")
+    b.line("RESP: ", cl.vent_trap(rng), ". ", ctx.pick("ls coarse", "ls clear upper, dim bases", "sx for thick tan sputum"), ".")
+    gi = ["GI/GU: abd soft, +bs. ", cl.device_trap(rng), " draining, uop ", str(rng.randrange(20, 90)), "cc/hr."]
+    if "date" in kinds:
+        gi += [" lbm ", md(d - timedelta(days=rng.randrange(1, 5))), "."]
+    b.line(*gi)
+    idl = ["ID: ", trap(f"tmax {rng.randrange(37, 40)}.{rng.randrange(10)}", "vital"), ". ", cl.drug_trap(rng), "."]
+    if "date2" in kinds:
+        idl += [" cx from ", md(d - timedelta(days=rng.randrange(1, 7))), " pending."]
+    b.line(*idl)
+    b.line("SKIN: ", ctx.pick("intact", "coccyx reddened, turned q2h", "stage 2 sacral, dsg c/d/i"), ". ",
+           trap(ctx.pick(*[t for t, _ in _NURSING_TRAPS]), "clinical"), ".")
+    social = []
+    rel = ctx.relative()
+    if "relative" in kinds and rel is not None:
+        form = rng.randrange(3)
+        if form == 0:
+            social = [f"{rel.relation} ", phi(rel.name.first, PATIENT), " called, updated on plan."]
+        elif form == 1:
+            social = ["spoke with ", rel.relation, " ", phi(rel.name.full, PATIENT), " by phone."]
+        else:
+            social = [f"{rel.relation} ", phi(rel.name.first, PATIENT), " in to visit, questions answered."]
+        if "phone" in kinds:
+            social += [" ", rel.relation, "'s cell ", ctx.phone(rel.phone), "."]
+    elif "phone" in kinds and rel is not None:
+        social = ["family contact ", ctx.phone(rel.phone), "."]
+    else:
+        social = [ctx.pick("no family contact this shift.", "family updated by md.", "hcp at bedside.")]
+    b.line("SOCIAL: ", *social)
+    plan = ["PLAN: ", cl.plan_sentence(rng)]
+    if "staff" in kinds:
+        plan += [" ", staff_name(), " aware."]
+    b.line(*plan)
+    if "signature" in kinds:
+        c = ctx.cast.staff(rng, "RN")
+        b.line(ctx.pick("-", "--", ""), phi(ctx.pick(f"{c.name.first[0]}. {c.name.last}", c.name.full, c.name.first), DOCTOR),
+               ctx.pick(" RN", " rn/bsn", ", RN", " bsn/rn"))
+
+
 # --- referral letter with letterhead --------------------------------------
 
 
@@ -677,6 +764,7 @@ WRITERS: dict[str, Writer] = {
     "progress_note": progress_note,
     "nursing_note": nursing_note,
     "icu_note": icu_note,
+    "icu_nursing": icu_nursing_note,
     "referral_letter": referral_letter,
     "portal_message": portal_message,
     "pathology_report": pathology_report,

@@ -69,10 +69,16 @@ class TrainConfig:
     extra: tuple[str, ...] = ()
     #: How many times each hand-written note is seen per epoch: they are few beside the generated ones.
     extra_repeat: int = 3
+    #: Generated registers (None: the generator's default set, which leaves out the opt-in ones).
+    registers: tuple[str, ...] | None = None
+    #: Share of generated notes written wholly in upper or lower case (``generate_notes(recase=...)``).
+    recase: float = 0.0
 
     def __post_init__(self) -> None:
         if self.extra_repeat < 1:
             raise ValueError(f"extra_repeat must be at least 1, got {self.extra_repeat}")
+        if not 0.0 <= self.recase <= 1.0:
+            raise ValueError(f"recase must be in [0, 1], got {self.recase}")
         if self.notes < 10:
             raise ValueError(f"notes must be at least 10, got {self.notes}")
         if self.epochs < 1:
@@ -93,6 +99,12 @@ class TrainConfig:
     @property
     def data_seed(self) -> int:
         return self.seed if self.synth_seed is None else self.synth_seed
+
+    def generated_notes(self) -> list:
+        """The generated side of the training data, as the recipe digest also reads it."""
+        from deid_core.synth import generate_notes
+
+        return generate_notes(self.notes, self.data_seed, registers=self.registers, recase=self.recase)
 
 
 @dataclass(frozen=True)
@@ -186,7 +198,7 @@ def _card(
     hyper = {
         k: v
         for k, v in asdict(config).items()
-        if k not in ("notes", "seed", "synth_seed", "heldout_fraction", "threads", "extra", "extra_repeat")
+        if k not in ("notes", "seed", "synth_seed", "heldout_fraction", "threads", "extra", "extra_repeat", "registers", "recase")
     }
     hyper |= {"optimizer": "AdamW", "schedule": "linear warm-up then linear decay", "grad_clip": 1.0, "steps": training["steps"]}
     stats = recognizer.stats
@@ -199,6 +211,8 @@ def _card(
         "data": {
             "generator": "deid_core.synth.generate_notes",
             "generator_seed": config.data_seed,
+            "registers": list(config.registers) if config.registers else "default",
+            "recase": config.recase,
             "notes": len(counts["notes"]),
             "train_notes": len(train),
             "heldout_notes": len(held),
@@ -281,14 +295,12 @@ def _train(
     from tqdm import tqdm
     from transformers import AutoModelForTokenClassification, AutoTokenizer
 
-    from deid_core.synth import generate_notes
-
     if config.threads:
         torch.set_num_threads(config.threads)
     backbone_dir = Path(backbone) if backbone is not None else default_backbone_path()
     seed_everything(config.seed)
 
-    notes = generate_notes(config.notes, config.data_seed)
+    notes = config.generated_notes()
     train_notes, heldout = split_by_patient(notes, config.heldout_fraction, config.seed)
     written = [n for path in config.extra for n in read_gold_notes(path)]
     generated_train = train_notes
