@@ -28,8 +28,3 @@ KINDS: dict[str, RecognizerKind] = {
 }
 KIND_NAMES: tuple[str, ...] = tuple(KINDS)
 GPU_KINDS: frozenset[str] = frozenset(k for k, v in KINDS.items() if v.gpu)
-
-#: The rule recognizers of the ``rules`` kind, in the order they run (``[detect] recognizers``).
-RULE_NAMES: tuple[str, ...] = (
-    "date", "age", "phone", "id", "web", "address", "gazetteer", "facility", "place_cue", "names", "table",
-)
