@@ -150,7 +150,7 @@ class DetectSettings(_Strict):
     @field_validator("recognizers")
     @classmethod
     def _known_rules(cls, value: list[str] | None) -> list[str] | None:
-        from deid_core.recognizers.kinds import RULE_NAMES
+        from deid_core.recognizers.rules import RULE_NAMES
 
         bad = [n for n in value or () if n not in RULE_NAMES]
         if bad:

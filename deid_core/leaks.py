@@ -78,7 +78,10 @@ def _lexicon():
 
 @lru_cache(maxsize=1)
 def _pattern_recognizers():
-    from deid_core.recognizers.patterns import DateRecognizer, id_recognizer, phone_recognizer, web_recognizer
+    from deid_core.recognizers.rules.dates import DateRecognizer
+    from deid_core.recognizers.rules.ids import id_recognizer
+    from deid_core.recognizers.rules.phones import phone_recognizer
+    from deid_core.recognizers.rules.web import web_recognizer
 
     return (DateRecognizer(), phone_recognizer(), id_recognizer(), web_recognizer())
 

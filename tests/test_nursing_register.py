@@ -12,7 +12,8 @@ from deid_core.notes import ClinicalNote
 import pytest
 
 from deid_core.recognizers.case import note_is_lower
-from deid_core.recognizers.context import NameRecognizer, tokenize
+from deid_core.recognizers.rules.names import NameRecognizer
+from deid_core.recognizers.rules.tokens import tokenize
 from deid_core.recognizers.lexicon import default_lexicon
 from deid_core.recognizers.pipeline import DetectConfig, RulesPipeline, build_default_pipeline
 from deid_core.recognizers.propagation import is_seed

@@ -11,7 +11,10 @@ from hypothesis import strategies as st
 from deid_core.cli.main import main as cli_main
 from deid_core.recognizers.base import LabelMap, LabelMapError, NoteContext, Recognizer
 from deid_core.recognizers.gazetteer import Gazetteer, GazetteerError, load_site_lists
-from deid_core.recognizers.patterns import DateRecognizer, age_recognizer, id_recognizer, phone_recognizer
+from deid_core.recognizers.rules.ages import age_recognizer
+from deid_core.recognizers.rules.dates import DateRecognizer
+from deid_core.recognizers.rules.ids import id_recognizer
+from deid_core.recognizers.rules.phones import phone_recognizer
 from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError, RulesPipeline, build_default_pipeline
 from deid_core.recognizers.propagation import name_variants
 from deid_core.spans import Category, Span, span_from_dict

@@ -314,7 +314,7 @@ class GazetteerRecognizer(RuleRecognizer):
     """Facility names, places and site lists found by the automaton.
 
     Names from the name lists are not reported here: whether a listed name
-    is a person depends on context, which :mod:`deid_core.recognizers.context`
+    is a person depends on context, which :mod:`deid_core.recognizers.rules.names`
     judges using the same automaton.  A single-word city, state or country
     that is also a name or a common word (``Eugene``, ``Virginia``,
     ``Mobile``) needs a place cue before it (``lives in``, ``from``).

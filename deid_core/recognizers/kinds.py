@@ -41,8 +41,3 @@ def check_kinds(names: Sequence[str]) -> tuple[str, ...]:
     if len(set(names)) != len(names):
         raise ValueError("names a recognizer twice")
     return tuple(names)
-
-#: The rule recognizers of the ``rules`` kind, in the order they run (``[detect] recognizers``).
-RULE_NAMES: tuple[str, ...] = (
-    "date", "age", "phone", "id", "web", "address", "gazetteer", "facility", "place_cue", "names", "table",
-)

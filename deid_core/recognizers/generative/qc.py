@@ -4,7 +4,7 @@
    (:mod:`repair`); what was salvaged is named on the report.
 2. Patterns: the fixed-format categories (dates, phones, IDs, web
    addresses, ages) are matched by the rule recognizers of
-   :mod:`deid_core.recognizers.patterns` and added where the model left
+   :mod:`deid_core.recognizers.rules` and added where the model left
    them out.
 3. Escalation: a note whose output was unreadable, empty (or wholly
    ungrounded), or implausibly sparse for its length goes to the fallback recognizer (rules or encoder)
@@ -60,7 +60,11 @@ class QCConfig:
 
 
 def _pattern_recognizers(kinds: Sequence[str]) -> list[Recognizer]:
-    from deid_core.recognizers.patterns import DateRecognizer, age_recognizer, id_recognizer, phone_recognizer, web_recognizer
+    from deid_core.recognizers.rules.ages import age_recognizer
+    from deid_core.recognizers.rules.dates import DateRecognizer
+    from deid_core.recognizers.rules.ids import id_recognizer
+    from deid_core.recognizers.rules.phones import phone_recognizer
+    from deid_core.recognizers.rules.web import web_recognizer
 
     factories = {"date": DateRecognizer, "phone": phone_recognizer, "id": id_recognizer, "web": web_recognizer, "age": age_recognizer}
     return [factories[k]() for k in kinds]

@@ -1,4 +1,4 @@
-"""Context rules: who a name belongs to, facility names, places after a cue.
+"""Unit ``names``: PATIENT and DOCTOR names, from cues and from the name lists.
 
 Names are found in two passes over the note's word tokens.
 
@@ -19,6 +19,8 @@ Eponyms and devices (``Foley``, ``Babinski``, ``Parkinson's disease``,
 ``Murphy's sign``) are never names without a title: either the word is in
 the shipped eponym list or the word after it (sign, syndrome, catheter,
 procedure...) marks it.
+
+Lists: ``deid_core/data/rules/names/`` and ``shared/``.  Tests: ``tests/rules/test_names.py``.
 """
 
 from __future__ import annotations
@@ -29,12 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
-from deid_core.recognizers.case import note_is_lower
-from deid_core.recognizers.gazetteer import (
-    GazetteerResources,
-    default_resources,
-    followed_by_eponym_trigger,
-)
+from deid_core.recognizers.gazetteer import GazetteerResources, default_resources, followed_by_eponym_trigger
 from deid_core.recognizers.lexicon import (
     CREDENTIALS,
     DOCTOR_TITLES,
@@ -45,21 +42,16 @@ from deid_core.recognizers.lexicon import (
     RELATIONS,
     Lexicon,
     alternation,
-    us_cities,
+    rule_list,
 )
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS
+from deid_core.recognizers.rules.tokens import Token, caps_lines, line_is_caps, tokenize
 from deid_core.recognizers.tables import Cell, name_in_cell, table_cells
 from deid_core.spans import Category, Evidence, Span
 
+
 _I = re.IGNORECASE
 
-_WORD = re.compile(r"(?<![\d])[^\W\d_](?:[^\W\d_]|['’](?=[^\W\d_])|-(?=[^\W\d_]))*")
-_POSSESSIVE = re.compile(r"['’]s$", _I)
-#: words that end a name even after a title ("Dr. and Mrs. ...", "Dr. Office")
-_FUNCTION_WORDS = frozenset(
-    """a an the and or of to in on at is was be for with by from as he she it his her they them their we our you your
-    this that these those no not but if so then than there here who whom which what when where why how am are were
-    been has have had do does did has per via re cc""".split()
-)
 
 #: cues that say by themselves that a name follows; "pt", "thanks," and a bare line start do not
 #: (and the later words of a name whose first word passed: "PT ABIOLA, OLUFEMI")
@@ -68,14 +60,14 @@ _TITLE_MODES = frozenset({"title", "title_lower"})
 _NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
 #: English inflections: an unlisted word so shaped is a word ("LIGHTENED", "dictating"), not a name
 _INFLECTED = re.compile(r"(?:ing|ed|tion|ment|ness|ly|able|ible|ous|ive)$")
-_MODALS = frozenset("will may can could would should must might shall said says told wants asked called is was has had".split())
+_MODALS = rule_list("names", "modals")
 _DOCTOR_TITLE_SET = frozenset(t.lower() for t in DOCTOR_TITLES)
 _CREDENTIAL_SET = frozenset(c.replace(".", "") for c in CREDENTIALS) | frozenset(CREDENTIALS)
 _PATIENT_TITLE_SET = frozenset(t.lower() for t in PATIENT_TITLES)
 _RELATION_SET = frozenset(r.lower() for r in RELATIONS)
 
 #: first words of place names that lists of names also hold ("Fort Mohave", "Mount Vernon", "Santa Cruz")
-_PLACE_LEAD = frozenset("fort mount mt port lake san santa saint st north south east west new cape glen point".split())
+_PLACE_LEAD = rule_list("names", "place_lead_words")
 #: a home written after these is a place, whatever the name lists say
 _HOME_CUE_BEFORE = re.compile(
     r"\b(?:lives|living|live|resides|residing|reside|moved|relocated|born|raised|grew[ \t]+up)(?:[ \t]+(?:alone|here|there|now))?"
@@ -166,7 +158,7 @@ _RELATION_AFTER = re.compile(
     r"^[ \t]*(?:\(|,|-)[ \t]*(?:(?:his|her|their|the[ \t]+patient['’]?s|pt['’]?s|patient['’]?s|pt)[ \t]+)?(?P<rel>[A-Za-z-]+)",
     _I,
 )
-_AMBIGUOUS_CREDENTIALS = frozenset({"DO", "PT", "OT", "MA", "MS", "PA", "OD", "RD", "SW", "PAC", "CRT", "PTA", "CST", "CHT", "CRC", "RMA", "ATP"})
+_AMBIGUOUS_CREDENTIALS = rule_list("names", "ambiguous_credentials")
 _STATE_CREDENTIALS = frozenset({"PA", "MA", "MS", "MD", "DO"})
 _NUMBERED_PLACE_BEFORE = re.compile(
     rf"(?:{NUMBERED_BEFORE_PLACE}|\b(?:from|(?:lives|living|resides)[ \t]+in|near))"
@@ -215,100 +207,12 @@ _SURNAME_BEFORE = re.compile(
 _SPECIALIST = re.compile(r"(?:ologists?|icians?|iatrists?|ographers?|therapists?|urgeons?|ionals?)$")
 #: "Wagner 3", "Morse >= 45": a lone surname with a number after it is a grade or a scale
 _SCORE_AFTER = re.compile(r"[ \t]*(?:[<>≥≤]=?|=)?[ \t]*\d{1,3}(?:/\d{1,3})?(?![\d/:.-]|[ \t]*(?:y|yo|yrs?|years?|[MF])\b)")
-_DRUG_SUFFIX = re.compile(
-    r"(?:pine|pril|olol|alol|statin|sartan|mab|nib|azole|cillin|mycin|floxacin|oxetine|azepam|zolam|parin|gliptin|gliflozin|triptan"
-    r"|vir|dronate|lukast|tidine|prazole|caine|sone|olone|terol|formin|glutide|xaban|gatran|tropin|dipine|semide|thiazide|profen)$"
-)
 _LOWER_CREDENTIAL = re.compile(r"(?<![\w/-])(?:(?:bsn|msn)/)?(?:rn|lpn|np|rrt|cna|bsn|msn|pa-c)(?:/(?:bsn|msn))?(?![\w/-])")
 _CREDENTIAL_RE = re.compile(
     r"(?P<sep>[ \t]*,?[ \t]*)(?P<cred>"
     + alternation(CREDENTIALS)
     + r")(?![\w])"
 )
-
-
-@dataclass
-class Token:
-    start: int
-    end: int  # excludes a possessive 's
-    text: str
-    line_caps: bool
-    #: in a note typed all in lower case: letter case says nothing of names there either
-    note_lower: bool = False
-    #: a lone lowercase letter with a full stop after it, in such a note ("barbara j. parrilli")
-    dotted: bool = False
-
-    @property
-    def caseless(self) -> bool:
-        """Is this word where capitals carry no evidence (an all-caps line, an all-lowercase note)?"""
-        return self.line_caps or self.note_lower
-
-    @property
-    def lower(self) -> str:
-        return self.text.lower()
-
-    @property
-    def shape(self) -> str:
-        t = self.text
-        if len(t) == 1:
-            return "initial" if t.isupper() or self.dotted else "lower"
-        if t.isupper():
-            return "upper"
-        if t.islower():
-            return "lower"
-        return "title" if t[0].isupper() else "mixed"
-
-    @property
-    def capitalised(self) -> bool:
-        return self.shape in ("title", "upper", "initial")
-
-
-def tokenize(text: str) -> list[Token]:
-    caps_lines = _caps_lines(text)
-    lower = note_is_lower(text)
-    out: list[Token] = []
-    for m in _WORD.finditer(text):
-        word = m.group(0)
-        end = m.end()
-        poss = _POSSESSIVE.search(word)
-        if poss and len(word) > 3:
-            word = word[: poss.start()]
-            end = m.start() + len(word)
-        dotted = lower and len(word) == 1 and text[end : end + 1] == "."
-        out.append(Token(m.start(), end, word, _line_is_caps(caps_lines, m.start()), lower, dotted))
-    return out
-
-
-def _caps_lines(text: str) -> list[tuple[int, int, bool]]:
-    out = []
-    pos = 0
-    for line in text.split("\n"):
-        letters = [c for c in line if c.isalpha()]
-        upper = sum(1 for c in letters if c.isupper())
-        out.append((pos, pos + len(line), len(letters) >= 8 and upper >= 0.8 * len(letters)))
-        pos += len(line) + 1
-    return out
-
-
-def caps_line_at(text: str, pos: int) -> bool:
-    """Is ``pos`` on a line written in capitals, where a capital says nothing?"""
-    start = text.rfind("\n", 0, pos) + 1
-    end = text.find("\n", pos)
-    return _caps_lines(text[start : end if end >= 0 else len(text)])[0][2]
-
-
-def _line_is_caps(lines: list[tuple[int, int, bool]], pos: int) -> bool:
-    lo, hi = 0, len(lines) - 1
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        a, b, caps = lines[mid]
-        if pos < a:
-            hi = mid - 1
-        elif pos > b:
-            lo = mid + 1
-        else:
-            return caps
-    return False
 
 
 @dataclass(frozen=True)
@@ -356,14 +260,14 @@ class NameRecognizer(RuleRecognizer):
             return True
         if tok.text in _CREDENTIAL_SET:
             return False
-        if mode not in ("title", "title_lower") and tok.text.isupper() and tok.text in _CLINICAL_ACRONYMS:
+        if mode not in ("title", "title_lower") and tok.text.isupper() and tok.text in CLINICAL_ACRONYMS:
             return False  # "ED MD", "Copy to PCP Dr ..."
         if len(tok.text) < 2 or not any(c.isalpha() for c in tok.text):
             return False
         is_name = self._listed(tok, listed) or all(lex.is_name(p) for p in self._parts(tok))
         if not is_name and _SPECIALIST.search(low):
             return False  # "Consultant Urologist", "Ordering Clinician"
-        if low in _FUNCTION_WORDS or low in _DOCTOR_TITLE_SET or low in _PATIENT_TITLE_SET:
+        if low in FUNCTION_WORDS or low in _DOCTOR_TITLE_SET or low in _PATIENT_TITLE_SET:
             return False
         if low in _RELATION_SET and not (mode == "title" and is_name):
             return False  # "Dr. Parent" is a name, "his son" is not
@@ -373,14 +277,14 @@ class NameRecognizer(RuleRecognizer):
             # lowercase only in messages typed by patients: "hi dr raghunathan", "thanks, chidi"
             if mode == "lower_rest":
                 # "this is jasmine trevino.": a surname after a given name typed in lowercase
-                return low not in _FUNCTION_WORDS and low not in _MODALS and not lex.is_stop(low) and (
+                return low not in FUNCTION_WORDS and low not in _MODALS and not lex.is_stop(low) and (
                     lex.is_last(low) or not lex.is_common_word(low)
                 )
             if mode == "lower_rest_strict":
                 # "wife jaylynn present": after a cue, only a listed name that is no word goes on
                 return low not in _MODALS and not lex.is_stop(low) and not lex.is_common_word(low) and (lex.is_last(low) or lex.is_first(low))
             if mode in ("signoff", "signature"):
-                return lex.is_first(low) and low not in _FUNCTION_WORDS
+                return lex.is_first(low) and low not in FUNCTION_WORDS
             if mode == "title_lower" and is_name and low not in _MODALS:
                 return True  # "hi dr ward", but not "the dr will call"
             if lex.is_stop(low):
@@ -391,7 +295,7 @@ class NameRecognizer(RuleRecognizer):
                 # "pt bobby ray tillman seen at home": a listed given name that is no ordinary word
                 return lex.is_first(low) and not lex.is_common_word(low) and low not in _MODALS
             # "my son paulo can drive me": a given name after a relation word
-            return mode == "relation" and (lex.is_first(low) or not (lex.is_common_word(low) or _DRUG_SUFFIX.search(low)))
+            return mode == "relation" and (lex.is_first(low) or not (lex.is_common_word(low) or DRUG_SUFFIX.search(low)))
         if tok.shape == "upper" and not tok.line_caps and not is_name and mode == "credential":
             return False  # "HTN, MS" is a problem list, not a signature
         if mode in ("title", "title_lower", "signature"):
@@ -418,7 +322,7 @@ class NameRecognizer(RuleRecognizer):
         header_caps = is_name and mode == "header" and tok.shape == "upper"
         if lex.is_stop(low) and not header_caps:
             return False
-        if low in _MODALS or lex.is_clinical(low) or _DRUG_SUFFIX.search(low):
+        if low in _MODALS or lex.is_clinical(low) or DRUG_SUFFIX.search(low):
             return False
         if is_name:
             return header_caps or not lex.is_common_word(low)
@@ -665,14 +569,14 @@ class NameRecognizer(RuleRecognizer):
         for m in _DOCTOR_CUES.finditer(text):
             header = bool(m.groupdict().get("colon"))
             line_start = text.rfind("\n", 0, m.start()) + 1
-            if not header and not text[line_start : m.start()].strip() and _line_is_caps(_caps_lines(text[line_start : m.end() + 60]), 0):
+            if not header and not text[line_start : m.start()].strip() and line_is_caps(caps_lines(text[line_start : m.end() + 60]), 0):
                 continue  # "ANESTHESIA PRE-OP EVAL" is a heading
             if long_term_care and m.group(0).lower().startswith("resident") and not re.match(r"[ \t]*(?:physician|md|dr)\b", text[m.end() : m.end() + 12], _I):
                 forward(m.end(), Category.PATIENT, "header", 0.9, "resident", inverted=True)
                 continue  # a nursing home's "resident" is the patient
             forward(m.end(), Category.DOCTOR, "header", 0.9 if header else 0.8, "doctor_cue", inverted=True)
         for m in itertools.chain(_JOB_TITLE_AFTER.finditer(text), _CREDENTIAL_IN_BRACKETS.finditer(text), _JOB_TITLE_LINE.finditer(text)):
-            if any(w.lower() in _FUNCTION_WORDS or w.lower() in _RELATION_SET for w in m.group("words").split()):
+            if any(w.lower() in FUNCTION_WORDS or w.lower() in _RELATION_SET for w in m.group("words").split()):
                 continue  # "Einar, a retired nurse" is a relative with a job
             k = self._token_index_at(tokens, m.start()) - 1
             if k < 0 or text[tokens[k].end : m.start()].strip(" \t") != "" or not tokens[k].capitalised:
@@ -746,12 +650,12 @@ class NameRecognizer(RuleRecognizer):
             return False
         low = tokens[k].lower
         lex = self.lexicon
-        return lex.is_name(low) and not lex.is_common_word(low) and not lex.is_stop(low) and low not in _FUNCTION_WORDS
+        return lex.is_name(low) and not lex.is_common_word(low) and not lex.is_stop(low) and low not in FUNCTION_WORDS
 
     def _is_handle(self, word: str) -> bool:
         """``mdubois``, ``jpark``: one or two initials run into a listed surname, and no word itself."""
         lex = self.lexicon
-        if lex.is_common_word(word) or lex.is_stop(word) or lex.is_first(word) or word in _FUNCTION_WORDS or word in _MODALS:
+        if lex.is_common_word(word) or lex.is_stop(word) or lex.is_first(word) or word in FUNCTION_WORDS or word in _MODALS:
             return False
         return any(len(word) - k >= 3 and lex.is_last(word[k:]) and not lex.is_common_word(word[k:]) for k in (1, 2))
 
@@ -791,7 +695,7 @@ class NameRecognizer(RuleRecognizer):
         if not tok.capitalised or len(tok.text) < 2:
             return "X"
         low = tok.lower
-        if lex.is_stop(low) or lex.is_eponym(low) or low in _FUNCTION_WORDS or low in _RELATION_SET:
+        if lex.is_stop(low) or lex.is_eponym(low) or low in FUNCTION_WORDS or low in _RELATION_SET:
             return "X"
         if low in _DOCTOR_TITLE_SET or low in _PATIENT_TITLE_SET:
             return "X"
@@ -867,7 +771,7 @@ class NameRecognizer(RuleRecognizer):
         if j - i > 3:
             return None
         run = tokens[i : j + 1]
-        if any(t.lower in _FUNCTION_WORDS or t.lower in _RELATION_SET or t.text in _CREDENTIAL_SET for t in run):
+        if any(t.lower in FUNCTION_WORDS or t.lower in _RELATION_SET or t.text in _CREDENTIAL_SET for t in run):
             return None
         if run[0].shape == "initial" or self.lexicon.is_stop(run[-1].lower) and not self.lexicon.is_name(run[-1].lower):
             return None
@@ -966,7 +870,7 @@ class NameRecognizer(RuleRecognizer):
                 words = re.split(r"[ \t-]+", head.group("sur"))
                 plain = [w for w in words if w.lower() not in NAME_PARTICLES]
                 if any(lex.is_last(w.strip("'’")) for w in plain) and not any(
-                    lex.is_stop(w) or lex.is_common_word(w, strict=True) or w.lower() in _FUNCTION_WORDS or _DRUG_SUFFIX.search(w.lower())
+                    lex.is_stop(w) or lex.is_common_word(w, strict=True) or w.lower() in FUNCTION_WORDS or DRUG_SUFFIX.search(w.lower())
                     for w in plain
                 ):
                     end = c.end
@@ -1032,390 +936,3 @@ class NameRecognizer(RuleRecognizer):
             Span(c.start, c.end, c.category, c.score, f"names/{c.rule}", Evidence.GUESS if c.rule in GUESS_RULES else Evidence.CUE)
             for c in self.candidates(text)
         ]
-
-
-# ---------------------------------------------------------------- hospitals
-_FAC_TYPE = (
-    r"Hospitals?|Medical[ \t]+Cent(?:er|re)|Med\.?[ \t]+Ctr\.?|Health[ \t]+(?:Cent(?:er|re)|System|Services|Sciences[ \t]+Cent(?:er|re)"
-    r"|Clinic|Care(?:[ \t]+System)?|Partners|Network)|Healthcare(?:[ \t]+System)?|Clinics?|Infirmary|Hospice"
-    r"|Nursing[ \t]+(?:Home|Facility|Cent(?:er|re)|and[ \t]+Rehab(?:ilitation)?(?:[ \t]+Cent(?:er|re))?)"
-    r"|Skilled[ \t]+Nursing(?:[ \t]+(?:Facility|Cent(?:er|re)|Home))?|Rehab(?:ilitation)?[ \t]+(?:Cent(?:er|re)|Hospital|Institute|Facility)"
-    r"|Surgery[ \t]+Cent(?:er|re)|Surgical[ \t]+(?:Cent(?:er|re)|Hospital|Associates)|Cancer[ \t]+(?:Cent(?:er|re)|Institute)"
-    r"|Heart[ \t]+(?:Institute|Cent(?:er|re))|Children['’]?s[ \t]+(?:Hospital|Medical[ \t]+Cent(?:er|re)|ER|ED)"
-    r"|Medical[ \t]+(?:Equipment|Supply|Supplies)|Donor[ \t]+Network|Physio(?:therapy)?|Physical[ \t]+Therapy"
-    r"|Wound[ \t]+(?:Care|Solutions|Cent(?:er|re))|Respiratory[ \t]+(?:Care|Services|Therapy)"
-    r"|Medical[ \t]+(?:Group|Associates|Clinic|Partners|Plaza|Pavilion|Offices?|Institute)|Physicians[ \t]+Group"
-    r"|Family[ \t]+(?:Practice|Medicine|Health[ \t]+Cent(?:er|re))|Urgent[ \t]+Care|Care[ \t]+Cent(?:er|re)|Institute"
-    r"|Sanatorium|Sanitarium|Dialysis[ \t]+(?:Cent(?:er|re)|Unit)|Assisted[ \t]+Living(?:[ \t]+(?:Facility|Cent(?:er|re)|Community))?"
-    r"|Senior[ \t]+Living|Retirement[ \t]+(?:Home|Community|Village)|Living[ \t]+Cent(?:er|re)|Manor|Pharmacy|Laborator(?:y|ies)"
-    r"|Imaging(?:[ \t]+Cent(?:er|re))?|Radiology[ \t]+(?:Associates|Group)|Associates|Specialists|Medical[ \t]+Practice"
-    r"|Rehab|VAMC|VA[ \t]+Medical[ \t]+Cent(?:er|re)|Memorial|Primary[ \t]+Care|Pediatrics|Paediatrics"
-    r"|Internal[ \t]+Medicine(?:[ \t]+(?:Associates|Group|Clinic))?|Women['’]?s[ \t]+(?:Health|Cent(?:er|re)|Clinic)"
-    r"|Pathology[ \t]+(?:Associates|Group)|Orthopedics|Orthopaedics|Dermatology|Cardiology|Urology|Oncology|Ob/?Gyn"
-    r"|(?:Rehabilitation|Rehab)[ \t]*(?:&|and)[ \t]*Nursing(?:[ \t]+(?:Cent(?:er|re)|Home|Facility))?|Nursing[ \t]*(?:&|and)[ \t]*Rehab(?:ilitation)?"
-    r"|Home[ \t]+Health(?:[ \t]*(?:&|and)[ \t]*Hospice)?|Health[ \t]*(?:&|and)[ \t]*Hospice|Home[ \t]+Care|Subacute|Diagnostics"
-    r"|Occupational[ \t]+(?:Medicine|Health)|Sleep[ \t]+(?:Lab|Laboratory)|Endocrinology|Gastroenterology|Neurology|Nephrology"
-    r"|Rheumatology|Pulmonology|Hematology|Psychiatry|Audiology|Ophthalmology|Otolaryngology|GI|ENT|Elementary(?:[ \t]+School)?"
-    r"|(?:Middle|High|Primary|Grammar|Public|Charter)[ \t]+School|Schools?|Academy|University|Programs?|Programme|Surgery|Service"
-    # general type words last, so that the longer forms above win
-    r"|Cent(?:er|re)s?|Health(?:[ \t]+(?:Alliance|Plans?|Partners|Group|Cooperative|Agency|Collaborative))?|HMO"
-    r"|Dentistry|Dental(?:[ \t]+(?:Group|Care|Associates|Clinic|Office|Practice|Arts|Studio))?|Orthodontics"
-    r"|Labs?|Laboratory|Services|Insurance[ \t]+(?:Company|Co\.|Group|Agency)|Therapy[ \t]+Services|Wellness"
-    r"|Optometry|Eye[ \t]+Care|Podiatry|Chiropractic|Hearing[ \t]+(?:Cent(?:er|re)|Clinic)|Apothecary"
-    r"|Group[ \t]+Homes?|Shelter|Correctional[ \t]+(?:Facility|Cent(?:er|re)|Institution|Complex)|Detention[ \t]+(?:Cent(?:er|re)|Facility)"
-    r"|Penitentiary|Day[ \t]+Services|Treatment[ \t]+(?:Cent(?:er|re)|Facility)|Youth[ \t]+Services"
-    r"|CBOC|VNA|Visiting[ \t]+Nurses?(?:[ \t]+(?:Association|Service))?|Cryobank|Sperm[ \t]+Bank|Blood[ \t]+Bank|Tissue[ \t]+Bank"
-    r"|Recovery[ \t]+(?:Residence|Cent(?:er|re)|House|Home)|Sober[ \t]+Living|Halfway[ \t]+House|Residential[ \t]+Treatment"
-    r"|(?:Clinical[ \t]+)?Research[ \t]+(?:Unit|Cent(?:er|re)|Institute|Site)|Heart[ \t]*(?:&|and)[ \t]*Vascular(?:[ \t]+(?:Institute|Cent(?:er|re)|Clinic))?"
-    r"|Bone[ \t]*(?:&|and)[ \t]*Joint(?:[ \t]+(?:Institute|Cent(?:er|re)|Clinic))?|Orthotics(?:[ \t]*(?:&|and)[ \t]*Prosthetics)?|Prosthetics"
-    r"|Home[ \t]+(?:Infusion|Medical|Oxygen)|Infusion[ \t]+(?:Cent(?:er|re)|Services|Suite)|Drug(?=[ \t]*#[ \t]*\d)|Drugs?[ \t]+Store"
-    r"|Hospice[ \t]+House|Care[ \t]+Home|Aged[ \t]+Care|Surgery[ \t]+(?:Practice|Partnership)|Medical[ \t]+(?:Centre|Practice)"
-    r"|(?:Orthop(?:a)?edic|Cardiology|Surgical|Medical|Physicians?|Specialty|Urology|Oncology|Dermatology|Neurology|Pediatric"
-    r"|Paediatric|Women['’]?s|Eye|Dental|Spine|Pain|Kidney|Digestive|Allergy|ENT)[ \t]+(?:Group|Associates|Partners|Specialists|Consultants)"
-    r"|Infectious[ \t]+Diseases?(?:[ \t]+(?:Associates|Consultants|Specialists|Clinic))?|(?:Dept\.?|Department)[ \t]+of[ \t]+(?:Public[ \t]+)?Health"
-    r"|Urgent[ \t]*(?:&|and)[ \t]*(?:Occupational|Primary|Family)[ \t]+Care|(?:Heart|Kidney|Cancer|Medical|Health|Eye)[ \t]+Foundation"
-    r"|Ctr\.?"
-)
-_FAC_NAME_TOKEN = r"(?:St\.|Ste\.|Mt\.|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’&-]*\.?)"
-_FACILITY = re.compile(
-    rf"(?P<name>(?:{_FAC_NAME_TOKEN}[ \t]+(?:(?:of|the|and|&|de|for)[ \t]+){{0,2}}){{1,6}})(?P<type>(?i:{_FAC_TYPE}))(?![\w])"
-    rf"(?P<of>[ \t]+of[ \t]+(?:the[ \t]+)?(?:[A-Z][\w'’.-]*(?:[ \t]+(?:of[ \t]+)?)?){{1,4}})?"
-)
-_TITLE_BEFORE_NAME = re.compile(r"\b(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof)\.?[ \t]+$", _I)
-_NOT_A_NAME_AFTER = re.compile(
-    r"[ \t]?(?i:number|no\b|num\b|id\b|course|stay|day\b|days\b|admission|discharge|policy|visit\b)"
-)
-#: types that also name a service or an operation ("Plastic Surgery", "Consult Service"): they need a proper name
-_WEAK_FAC_TYPES = frozenset({"surgery", "service", "program", "programs", "programme", "school", "schools", "academy", "university"})
-_ADJECTIVE_END = re.compile(r"(?:ic|al|ive|ary|ous|ical|ian)$")
-#: "Ottawa Hospital - General Campus", "Lakeshore Kidney Center - Unit 2": a site of the facility
-_CAMPUS = re.compile(
-    r"[ \t]*(?:[-–—,][ \t]*(?:[A-Z][\w'’.-]*[ \t]+){0,3}(?:Campus|Site|Branch)\b|[-–—][ \t]*Unit[ \t]+\d{1,3}[A-Za-z]?\b)"
-)
-#: the type first: "University Hospital Limerick", "Clínica de la Comunidad", "Clinique Médicale Saint-Laurent"
-_FAC_PREFIX = re.compile(
-    r"(?<![\w])(?P<type>University[ \t]+Hospitals?|H[ôo]pital|Cl[íi]nica|Clinique|Centre[ \t]+Hospitalier(?:[ \t]+Universitaire)?"
-    r"|Centro[ \t]+(?:M[ée]dico|de[ \t]+Salud)|Hospital[ \t]+(?:General|Universitario)|Policlinico|Klinikum|Ospedale|Krankenhaus)"
-    r"(?:[ \t]+(?:M[ée]dicale?|M[ée]dica|Universitaire|Dental|Familiale))?"
-    r"(?P<rest>(?:[ \t]+(?:(?:de|del|de[ \t]+la|la|des|du|of|the|di|do|da|dos|St\.?|Ste\.?|San|Santa|Saint)[ \t]+)?[A-ZÀ-Ý][\w'’.-]*){1,4})"
-)
-# "CVS Pharmacy #2231", "Store No. 88": a branch number belongs to the facility's name
-_STORE_NUMBER = re.compile(r"[ \t]*(?:#|(?:Store|Branch|Location)[ \t]*#?|No\.)[ \t]*\d{2,6}(?![\w/-])")
-_CHAIN_STORE = re.compile(
-    r"(?<![\w-])(?:Walgreens|CVS|Rite[ \t-]?Aid|Walmart|Wal-Mart|Costco|Kroger|Safeway|Publix|Duane[ \t]+Reade|Boots"
-    r"|Target|Meijer|H-E-B|Hy-Vee|Wegmans|Albertsons|Giant[ \t]+Eagle|Sam['’]s[ \t]+Club|Lloyds)"
-    r"(?:[ \t]+(?:Pharmacy|Drug(?:s|[ \t]+Store)?))?[ \t]*(?:#|(?:Store|No\.)[ \t]*#?)[ \t]*\d{2,6}(?![\w/-])"
-)
-# Typed in lowercase: "bring her to st lukes urgent care", "from brookdale assisted living"
-_LOWER_SAINT = re.compile(
-    r"(?<![\w.-])(?:st|saint)\.?[ \t]+(?P<name>[a-z]{3,}(?:['’]s|s))\b"
-    r"(?:[ \t]+(?:hospital|medical[ \t]+center|urgent[ \t]+care|er|clinic|health(?:[ \t]+center)?))?(?![\w-])"
-)
-#: "at Fairhaven General", "to Mass General": a hospital called by its place and "General" alone
-_PLACE_GENERAL = re.compile(
-    r"\b(?:at|to|from|in|via)[ \t]+(?P<name>(?:[A-Z][a-z]+[ \t]+){1,2}General)\b"
-    r"(?![ \t]+(?:[A-Z]|surgery|medicine|anesthesia|practice|pediatrics|hospital|medical|health))"
-)
-_NOT_A_HOSPITAL_GENERAL = frozenset({"Attorney", "Surgeon", "Consul", "Secretary"})
-#: "St. Brendan's", "ST COLUMBA REGIONAL", "Saint Luke's Health": a saint's name that a facility bears
-_SAINT_FACILITY = re.compile(
-    r"(?<![\w.-])(?:St|ST|Saint|SAINT|Ste)\.?[ \t]+(?P<name>[A-Z][A-Za-z]{2,}(?:['’]s)?)"
-    r"(?P<type>[ \t]+(?:Regional|REGIONAL|General|GENERAL|Memorial|MEMORIAL|Medical[ \t]+Cent(?:er|re)|MEDICAL[ \t]+CENTER|Hospital|HOSPITAL"
-    r"|Health|HEALTH|Infirmary|Clinic|CLINIC))?(?![\w-])"
-)
-#: "St. John's wort", "St. Patrick's Day", "St. Vitus dance": what follows shows the saint names no facility
-_NOT_SAINT_FACILITY_AFTER = re.compile(r"[ \t]+(?i:wort|day|dance|fire|eve)\b")
-#: "CVS on Route 9", "Walgreens on Fremont Ave": a chain store named by its street is one facility
-_CHAIN_ON = re.compile(
-    r"(?<![\w-])(?:Walgreens|CVS|Rite[ \t-]?Aid|Walmart|Costco|Kroger|Safeway|Publix|Duane[ \t]+Reade|Boots|Target|Meijer|Hy-Vee"
-    r"|Wegmans|Albertsons|Giant[ \t]+Eagle)(?:[ \t]+(?:Pharmacy|Drug(?:s|[ \t]+Store)?))?[ \t]+(?:on|off)[ \t]+"
-    r"(?:(?:Route|Rte\.?|Highway|Hwy\.?)[ \t]*\d{1,4}[A-Z]?"
-    r"|(?:[A-Z][a-z'’]+[ \t]+){1,2}(?:Ave|Avenue|St|Street|Rd|Road|Blvd|Boulevard|Ln|Lane|Pkwy|Parkway|Dr|Drive|Pike|Way)\b\.?(?![ \t]+[A-Z]))"
-)
-_LOWER_CARE_HOME = re.compile(
-    r"(?<![\w-])(?P<name>[a-z]{4,})[ \t]+(?:assisted[ \t]+living|nursing[ \t]+home|senior[ \t]+living|rehab[ \t]+center|manor)\b"
-)
-_FAC_OF = re.compile(
-    r"(?<![\w])(?P<type>(?:Hospital|Medical[ \t]+Center|Clinic|Infirmary|University|Health[ \t]+System))[ \t]+of[ \t]+(?:the[ \t]+)?"
-    r"(?P<rest>(?:[A-Z][\w'’.-]*[ \t]*(?:of[ \t]+)?){1,5})"
-)
-_FAC_TRIM = frozenset(
-    """admitted transferred transfer seen followed discharged presented referred sent arrived returned evaluated treated
-    hospitalized hospitalised visit visited recently previously currently outside local nearby another an a the at to
-    from in of by via with for and patient pt follow follow-up f/u appointment appt scheduled outpatient inpatient our
-    your his her their admit admission discharge d/c readmitted seen lives resides living resident went go going came
-    back home was is has had at@""".split()
-)
-_GENERIC_FACILITY_WORDS = frozenset(
-    """cardiology oncology pain memory wound urgent primary family internal medicine surgery surgical outpatient inpatient
-    walk-in sleep diabetes anticoagulation dialysis infusion transplant women's womens children's childrens pediatric
-    pediatrics community general regional university county city state veterans medical health behavioral mental
-    psychiatric rehab rehabilitation cancer heart eye ear dental vascular vein spine orthopedic orthopaedic sports
-    fertility hand foot skin allergy asthma lung kidney liver breast imaging radiology lab hospital clinic center centre
-    nursing skilled senior assisted living care the our local outside main new old north south east west central
-    downtown neurology nephrology urology dermatology gastroenterology pulmonary endocrine rheumatology geriatric
-    geriatrics hematology obstetrics gynecology ob/gyn prenatal cardiac stroke trauma burn emergency the va v.a.
-    clinical reference microbiology core pathology diagnostic diagnostics outpatient ambulatory
-    specialty specialists associates group practice partners network system services public occupational
-    environmental global department dept division unit home dentistry dental labs plan plans insurance therapy physical
-    wellness drug drugs alliance agency eye hearing medical protective social adult child support financial interpreter
-    guest level employee student sexual oral men's mens population cath echo gait trauma simulation poison control
-    day same-day consult consultation medical-surgical step-down acute elementary high school schools academy program
-    programs university radiation seasonal influenza flu vaccine vaccination immunization immunisation foster camp
-    travel refugee immigrant veteran palliative supportive hospice infectious transfusion blood donor genetic genetics
-    neonatal newborn maternal adolescent youth reproductive embryology andrology seating wheelchair device devices
-    capacity command operations operation fleet driver ethics member members jury follow-up followup domestic tb control
-    certification authorization release protected volunteer volunteers thyroid prison correctional shelter gi information
-    management records electrophysiology interventional structural bariatric lactation orthotics prosthetics audiology
-    speech swallow continence incontinence ostomy research trials investigational pharmacy anesthesia preadmission
-    pre-admission testing""".split()
-)
-
-
-_CLINICAL_ACRONYMS = frozenset(
-    """ED ER ICU MICU SICU CCU CVICU CTICU NICU PICU PACU OR IR OSH PCP SNF LTAC LTACH ALF ECF NH TCU IRF ARU PT OT ST GI
-    ENT IM FM CT CTA MRI MRA CXR KUB EKG ECG EEG EMG EGD ERCP TTE TEE US XR LP ABG VBG CBC BMP CMP LFT LFTS UA UDS INR
-    PTT BNP TSH HDU CDU OBS PMR IP OP CPAP BIPAP HFNC NC RA EMS EMT MD RN NP PA DO CNA LPN RT SLP CHF COPD CKD ESRD DM
-    HTN CAD CVA TIA DVT PE UTI AKI ATN SBO GERD BPH HIV HCV HBV MRSA VRE PO IV SC SQ PRN BID TID QID QHS AM PM USA ICD
-    DNR DNI AMA SOB ROS HPI PMH PSH NAD WNL NKDA RRR CTA OB GYN ENT DME PEG PICC CVC ART NSR AFIB RVR ECMO IABP LVAD
-    CABG PCI CATH TPN NPO ADL ADLS PRBC FFP ASAP STAT HOLD LAB LABS SW PCT RPH DON MSW CM UM LDR LDRP""".split()
-)
-_ACRONYM = re.compile(r"(?<![\w&-])(?P<acr>[A-Z][A-Z&]{1,6}[A-Z])(?![\w&-])")
-_ACRONYM_CUE = re.compile(
-    r"\b(?:presented|presents|presenting|transferred|transfer|admitted|admission|discharged|discharge|disposition|returned|sent|"
-    r"brought|taken|referred|evaluated|seen|treated|hospitali[sz]ed|followed|follow[- ]?up|f/u|appointment|appt|scheduled|"
-    r"works|employed|dr\.?)\b",
-    re.IGNORECASE,
-)
-
-
-def _type_capitalised(m: re.Match[str]) -> bool:
-    return all(w[0].isupper() for w in m.group("type").split() if w.lower() not in ("of", "and", "&"))
-
-
-def _facility_matches(text: str):
-    """Facility matches; "the Beaumont Hospital neurology clinic" falls back to the capitalised "Beaumont Hospital"."""
-    for m in _FACILITY.finditer(text):
-        if _type_capitalised(m):
-            yield m
-            continue
-        end = m.start("type")
-        while end > m.start() and text[end - 1] in " \t":
-            end -= 1
-        inner = _FACILITY.search(text, m.start(), end)
-        if inner and _type_capitalised(inner):
-            yield inner
-
-
-class FacilityRecognizer(RuleRecognizer):
-    """Facility names with their type words: ``Mercy General Hospital``, ``St. Brigid's Skilled Nursing``."""
-
-    name = "facility"
-    version = "1"
-    categories = frozenset({Category.HOSPITAL})
-
-    def __init__(self, resources: GazetteerResources | None = None) -> None:
-        self.resources = resources or default_resources()
-
-    def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
-        lex = self.resources.lexicon
-        out: list[Span] = []
-        for m in _facility_matches(text):
-            type_words = [w for w in m.group("type").split() if w.lower() not in ("of", "and", "&")]
-            if not all(w[0].isupper() for w in type_words):
-                continue  # "Routine Dental care": a type written in lowercase is ordinary prose
-            if _NOT_A_NAME_AFTER.match(text, m.end("type")):
-                continue  # "Hospital number", "LAD. Hospital course" are prose
-            if text[m.end("type") : m.end("type") + 1] == ":" and not text[text.rfind("\n", 0, m.start()) + 1 : m.start()].strip():
-                continue  # "Recent Labs:", "Discharge Pharmacy:" at the start of a line are section labels
-            words = list(re.finditer(r"\S+", m.group("name")))
-            keep = 0
-            for i, w in enumerate(words):
-                if w.group(0).endswith(".") and len(w.group(0)) > 4 and w.group(0)[:-1].isalpha():
-                    keep = i + 1  # "negative Babinski. Labs at discharge": the name starts after the sentence
-            while keep < len(words):
-                w = words[keep].group(0).rstrip(".,")
-                low = w.lower()
-                if keep + 1 < len(words) and words[keep + 1].group(0) in ("County", "Parish", "City", "Township") and w[:1].isupper():
-                    break  # "Will County Occupational Medicine": a place name that is also a word
-                if low in _FAC_TRIM or (lex.is_stop(low) and low not in _GENERIC_FACILITY_WORDS) or (len(w) == 1 and w.isascii()):
-                    keep += 1
-                    continue
-                if lex.is_clinical(low) and low not in _GENERIC_FACILITY_WORDS:
-                    keep += 1  # "CK AM LABS", "HR. GI": a clinical abbreviation before a type word is no name
-                    continue
-                if low.endswith("ed") and lex.is_common_word(low, strict=True) and not lex.is_name(low):
-                    keep += 1  # "Recommended Home Care": a verb before the name
-                    continue
-                break
-            if keep >= len(words):
-                continue
-            remaining = [w.group(0).rstrip(".,").lower() for w in words[keep:]]
-            if all(w in _GENERIC_FACILITY_WORDS or w in ("of", "the", "and", "&") for w in remaining):
-                continue
-            if caps_line_at(text, m.start()) and (
-                all(w in ("of", "the", "and", "&", "for") or (lex.is_common_word(w, strict=True) and not lex.is_name(w)) for w in remaining)
-                or (lex.is_clinical(type_words[-1]) and all(len(w) <= 3 for w in remaining))
-            ):
-                # "CASE MANAGEMENT FOR REHAB", "HR 90'S ST. GI: ...": in capitals, ordinary words or an
-                # abbreviation before a type word that is itself clinical are no facility's name
-                continue
-            if m.group("type").split()[-1].lower() in _WEAK_FAC_TYPES:
-                proper = [w for w in remaining if w not in ("of", "the", "and", "&", "for")]
-                if all(_ADJECTIVE_END.search(w) or w in _GENERIC_FACILITY_WORDS for w in proper) or (
-                    len(proper) < 2 and lex.is_common_word(proper[0], strict=True)
-                ):
-                    continue  # "Plastic Surgery", "Consult Service": a specialty, not a place
-            start = m.start("name") + words[keep].start()
-            end = m.end("of") if m.group("of") else m.end("type")
-            if _TITLE_BEFORE_NAME.search(text[max(0, start - 6) : start]):
-                # "Dr. Hannelore Brisk of Cedar Ridge Health": the person is not part of the facility
-                cut = re.search(r"[ \t](?:of|at|from)[ \t]+", text[start : m.start("type")], _I)
-                if not cut:
-                    continue
-                start += cut.end()
-            store = _STORE_NUMBER.match(text, end)
-            if store:
-                end = store.end()
-            campus = _CAMPUS.match(text, end)
-            if campus:
-                end = campus.end()
-            end += self._branch_city(text, end)
-            out.append(Span(start, end, Category.HOSPITAL, 0.8, "facility/typed"))
-        for m in _FAC_PREFIX.finditer(text):
-            words = list(re.finditer(r"\S+", m.group("rest")))
-            keep = 0
-            for w in words:
-                low = w.group(0).rstrip(".,").lower()
-                if low in _GENERIC_FACILITY_WORDS or low in _FAC_TRIM or (lex.is_stop(low) and not lex.is_name(low)):
-                    break
-                keep += 1
-            if keep:
-                end = m.start("rest") + words[keep - 1].end()
-                out.append(Span(m.start(), end, Category.HOSPITAL, 0.75, "facility/prefix"))
-        for m in _FAC_OF.finditer(text):
-            rest = m.group("rest").rstrip()
-            if not rest:
-                continue
-            out.append(Span(m.start(), m.start("rest") + len(rest), Category.HOSPITAL, 0.75, "facility/of"))
-        for m in _CHAIN_STORE.finditer(text):
-            out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.8, "facility/store"))
-        for m in _CHAIN_ON.finditer(text):
-            out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.8, "facility/store_street"))
-        for m in _LOWER_SAINT.finditer(text):
-            name = m.group("name")
-            stem = re.sub(r"['’]?s$", "", name)
-            if lex.is_first(stem) or lex.is_first(name):
-                out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_saint"))
-        for m in _PLACE_GENERAL.finditer(text):
-            head = m.group("name").split()[0]
-            if not (lex.is_stop(head) or lex.is_common_word(head, strict=True) or head in _NOT_A_HOSPITAL_GENERAL):
-                out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/general"))
-        for m in _SAINT_FACILITY.finditer(text):
-            if _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name")):
-                continue
-            if m.group("type") or m.group("name").endswith(("'s", "’s")):
-                out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/saint"))
-        for m in _LOWER_CARE_HOME.finditer(text):
-            if not (lex.is_common_word(m.group("name")) or lex.is_stop(m.group("name"))):
-                out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_home"))
-        out.extend(self._acronyms(text))
-        return out
-
-    def _branch_city(self, text: str, end: int) -> int:
-        """Length of a known city written right after a facility ("Kindred Hospital San Antonio"), else 0."""
-        m = re.match(r"[ \t]+([A-Z][a-z]+)(?:[ \t]+([A-Z][a-z]+))?\b", text[end : end + 40])
-        if not m:
-            return 0
-        if m.group(2) and f"{m.group(1)} {m.group(2)}".lower() in us_cities():
-            return m.end()
-        word = m.group(1).lower()
-        if word in us_cities() and not self.resources.lexicon.is_common_word(word, strict=True) and not self.resources.lexicon.is_name(word):
-            return m.end(1)
-        return 0
-
-    def _acronyms(self, text: str) -> list[Span]:
-        """``presented to HRMC``, ``To: LNRC``: a short form where a facility is expected."""
-        out = []
-        lex = self.resources.lexicon
-        for m in _ACRONYM.finditer(text):
-            acr = m.group("acr")
-            if acr in _CLINICAL_ACRONYMS or len(acr) > 6 or lex.is_common_word(acr):
-                continue  # "TRANSFER TO FLOOR", "AT HOME", "TO MICU" are words, not short forms
-            line_start = text.rfind("\n", 0, m.start()) + 1
-            before = text[max(line_start, m.start() - 50) : m.start()]
-            if not re.search(r"\b(?:to|from|at|in)[ \t]*:?[ \t]+(?:the[ \t]+)?$", before, re.IGNORECASE):
-                continue
-            if _ACRONYM_CUE.search(before):
-                out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.6, "facility/acronym"))
-        return out
-
-
-# ------------------------------------------------------------------ places
-_PLACE_AFTER_CUE = re.compile(
-    r"\b(?:lives|living|live|resides|residing|reside|mov(?:ed|ing)(?:[ \t]+here)?|relocat(?:ed|ing)(?:[ \t]+here)?|born|raised|grew[ \t]+up"
-    r"|(?:at|from)[ \t]+home|resident[ \t]+of|returned[ \t]+(?:home[ \t]+)?(?:to|from)|transferred[ \t]+from"
-    r"|is[ \t]+from|are[ \t]+from|originally[ \t]+from|native[ \t]+of|visiting(?:[ \t]+from)?|travel(?:l)?ed|trip|vacation(?:ed|ing)?"
-    r"|hometown(?:[ \t]+(?:of|is))?|works[ \t]+in|emigrated|immigrated)"
-    r"(?:[ \t]+(?:in|to|from|near|of|back[ \t]+to|back[ \t]+from|up[ \t]+in))?[ \t]+(?:the[ \t]+(?:city|town|village)[ \t]+of[ \t]+)?"
-    r"(?P<place>(?:(?:St\.|Ft\.|Mt\.|[A-Z][a-zA-Z'’-]+)[ \t]+){0,2}[A-Z][a-zA-Z'’-]+)"
-    r"(?P<state>,[ \t]*(?:[A-Z]{2}\b|[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)?))?",
-)
-
-
-#: "a retired teacher from Wapakoneta", "died in Tuscarora": a town no list holds, after a bare preposition;
-#: it must end the phrase (a capitalised word after it makes a facility: "from Brookhaven Memorial")
-_PLACE_BARE = re.compile(r"(?<![\w-])(?P<verb>[A-Za-z]+[ \t]+)?(?:from|in)[ \t]+(?P<place>[A-Z][a-z]{3,}(?:-[A-Z][a-z]+)?)(?=[ \t]*(?:[,.;:)(\n]|$|[ \t]+[a-z(]))")
-
-
-#: "weaned from Bipap", "switched from Humira", "results in MyChart": the thing after the verb is no place
-_NOT_PLACE_VERBS = frozenset(
-    """weaned switched changed transitioned converted recovered results result enrolled logged messaged documented charted
-    signed entered ordered prescribed titrated tapered stepped off""".split()
-)
-
-
-class PlaceCueRecognizer(RuleRecognizer):
-    """Places after ``lives in``, ``moved from``, ``born in``: towns no list holds."""
-
-    name = "place_cue"
-    version = "1"
-    categories = frozenset({Category.LOCATION})
-
-    def __init__(self, resources: GazetteerResources | None = None) -> None:
-        self.resources = resources or default_resources()
-
-    def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
-        lex = self.resources.lexicon
-        out = []
-        for m in _PLACE_AFTER_CUE.finditer(text):
-            base = m.start("place")
-            words = list(re.finditer(r"\S+", m.group("place")))
-            kept = []
-            for w in words:
-                word = w.group(0)
-                if word.lower() in _FUNCTION_WORDS or (lex.is_stop(word) and not kept):
-                    break
-                kept.append(w)
-            if not kept or (len(kept) == 1 and lex.is_common_word(kept[0].group(0), strict=True)):
-                continue
-            end = base + kept[-1].end()
-            state = m.group("state")
-            if state and len(kept) == len(words):
-                end = m.end("state")  # "moved to Dover, Delaware": the town and its state are one place
-            out.append(Span(base + kept[0].start(), end, Category.LOCATION, 0.65, "place_cue"))
-        for m in _PLACE_BARE.finditer(text):
-            word = m.group("place")
-            low = word.lower()
-            if (
-                lex.is_common_word(word)
-                or lex.is_name(low)
-                or lex.is_stop(low)
-                or lex.is_eponym(word)
-                or _DRUG_SUFFIX.search(low)
-                or _TITLE_BEFORE_NAME.search(text[max(0, m.start() - 8) : m.start()])
-                or (m.group("verb") or "").strip().lower() in _NOT_PLACE_VERBS
-            ):
-                continue  # "in Lasix", "from Tillman": a word, a drug or a person
-            out.append(Span(m.start("place"), m.end("place"), Category.LOCATION, 0.6, "place_cue/bare"))
-        return out

@@ -1,0 +1,341 @@
+"""Unit ``address``: street addresses, ``City, ST ZIP``, foreign postcodes, counties, roads, rooms and beds.
+
+A whole street address is one span (``docs/annotation.md``).  A two-letter
+state after ``Name,`` is often a credential (``Lopez, MD``) or a clinical
+abbreviation; those need a ZIP, a known city or a place cue (``lives in``).
+Lists: ``deid_core/data/rules/addresses/``.  Tests: ``tests/rules/test_addresses.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from deid_core.recognizers.base import NoteContext, RuleRecognizer
+from deid_core.recognizers.lexicon import (
+    AMBIGUOUS_REGIONS,
+    AMBIGUOUS_STATE_ABBRS,
+    NUMBERED_BEFORE_PLACE,
+    REGIONS,
+    STATE_ABBRS,
+    STATES,
+    Lexicon,
+    alternation,
+    countries,
+    default_lexicon,
+    rule_list,
+    us_cities,
+)
+from deid_core.spans import Category, Span
+
+_I = re.IGNORECASE
+
+
+_STREET_SUFFIX = (
+    r"(?:Street|St|Avenue|Ave|Av|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Circle|Cir|Way|Place|Pl|Terrace|Ter"
+    r"|Parkway|Pkwy|Highway|Hwy|Route|Rte|Square|Sq|Trail|Trl|Plaza|Plz|Loop|Alley|Row|Crescent|Path|Pike|Turnpike"
+    r"|Tpke|Run|Point|Ridge|Heights|Hts|Crossing|Grove|Pass|Walk|Commons|Landing|Bend|Cove|Glen|Hollow|Meadows?"
+    r"|Mews|Expressway|Expy|Freeway|Fwy|Causeway|Wharf|Pier|Concourse|Close|Gardens|Parade|Esplanade|Promenade|Quay)"
+)
+_DIR = r"(?:N|S|E|W|NE|NW|SE|SW|N\.E\.|N\.W\.|S\.E\.|S\.W\.|North|South|East|West|Northeast|Northwest|Southeast|Southwest)\.?"
+_WORD = r"(?:[^\W\d_][\w'’.-]*|\d{1,4}(?:st|nd|rd|th))"
+_STATE_NAMES = alternation(STATES)
+_STATE_ABBR = "|".join(sorted(STATE_ABBRS))
+_ZIP = r"\d{5}(?:-\d{4})?(?!\d)"
+_UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ"
+_CITY_TOKEN = rf"[{_UPPER}][^\W\d_'’.-]*(?:['’.-][^\W\d_]+)*\.?"
+_CITY = rf"(?:{_CITY_TOKEN}[ \t]+){{0,2}}{_CITY_TOKEN}"
+
+_STREET = re.compile(
+    rf"(?<![\w/.-])(?P<num>\d{{1,6}}(?:-\d{{1,4}})?[A-Za-z]?)[ \t]+(?:{_DIR}[ \t]+)?(?:{_WORD}[ \t]+){{1,4}}?"
+    rf"(?i:{_STREET_SUFFIX})\.?(?![A-Za-z])(?:[ \t]+{_DIR}(?![A-Za-z]))?"
+)
+_SECOND_SUFFIX = re.compile(rf"[ \t]+(?i:{_STREET_SUFFIX})\.?(?![A-Za-z])")
+_PO_BOX = re.compile(r"\b(?:P\.?[ \t]?O\.?[ \t]*Box|Post[ \t]+Office[ \t]+Box)[ \t]+\d{1,6}\b", _I)
+_UNIT = re.compile(
+    r"[ \t]*,?[ \t]*(?:(?:Apt|Apartment|Unit|Suite|Ste|Fl|Floor|Rm|Room|Bldg|Building|Lot|Space)\b\.?|#)[ \t]*#?[ \t]*"
+    r"(?=[A-Za-z]{0,2}\d|[A-Za-z]\b)[A-Za-z0-9-]{1,6}\b",
+    _I,
+)
+_CITY_STATE_TAIL = re.compile(
+    rf"[ \t]*,?[ \t]*\n?[ \t]*(?P<city>{_CITY})[ \t]*,?[ \t]*(?P<state>{_STATE_NAMES}|{_STATE_ABBR})\b(?:[ \t]*,?[ \t]*(?P<zip>{_ZIP}))?"
+)
+_CITY_ONLY_TAIL = re.compile(rf"[ \t]*,[ \t]*(?P<city>{_CITY})(?=[ \t]*(?:[.;\n)]|$))")
+_ZIP_TAIL = re.compile(rf"[ \t]*,?[ \t]*(?P<zip>{_ZIP})")
+
+_CITY_STATE = re.compile(
+    rf"(?<![\w'’-])(?P<city>{_CITY}),[ \t]*(?P<state>{_STATE_NAMES}|{_STATE_ABBR})\b(?:[ \t]*,?[ \t]+(?P<zip>{_ZIP}))?"
+)
+_ANY_CASE_ADDRESS = re.compile(
+    rf"(?<![\w/.-])\d{{1,6}}[A-Za-z]?[ \t]+(?:[^\W\d_][\w'’.-]*[ \t]+){{1,4}}?(?i:{_STREET_SUFFIX})\.?(?![A-Za-z])"
+    rf"(?:[ \t]*,?[ \t]*(?i:apt|unit|suite|ste|#)\.?[ \t]*#?[ \t]*[A-Za-z0-9-]{{1,6}})?"
+    rf"[ \t]*,?[ \t]+(?:[^\W\d_][\w'’.-]*[ \t]+){{0,2}}[^\W\d_][\w'’.-]*[ \t]*,?[ \t]+(?P<state>[A-Za-z]{{2}}|(?i:{_STATE_NAMES}))[ \t]+{_ZIP}"
+)
+_COUNTY = re.compile(r"(?<![\w'’-])(?:(?:St\.|[A-Z][a-z'’]+)[ \t]+){1,2}(?:County|Parish|Borough)\b(?![ \t]+(?:of\b|[A-Z]))")
+#: a ward written as a floor and a wing: "Unit 5 East", "Ward 4 North"
+_WARD = re.compile(r"\b(?:Unit|Ward|Floor|Wing)[ \t]+\d{1,2}[ \t]?(?:East|West|North|South|NE|NW|SE|SW|E|W|N|S)\b")
+#: numbered roads: "Interstate 80", "I-95", "Highway 287", "County Road 40", "Route 9"
+_ROAD = re.compile(
+    r"(?<![\w-])(?:(?:Interstate|Highway|Hwy\.?|Route|Rte\.?|State[ \t]+(?:Route|Road|Highway)|County[ \t]+(?:Road|Rd\.?|Route)"
+    r"|U\.?S\.?[ \t]+(?:Route|Highway|Hwy\.?)|Farm[ \t]+to[ \t]+Market|FM)[ \t]*-?[ \t]*\d{1,4}[A-Z]?"
+    r"|(?:I|US)-(?!12[35]\b|131\b)\d{1,3})(?![\w/.-]|\.\d)(?:[ \t]+Box[ \t]+\d{1,5}\b)?"
+)
+#: an unnumbered street after "on", "off", "near": "pick up at Walgreens on Fremont Ave"
+_NAMED_STREET = re.compile(
+    r"\b(?:on|off|near|along|at|of)[ \t]+(?P<street>(?:[A-Z][a-z'’]+[ \t]+){1,2}"
+    r"(?:Ave|Avenue|St|Street|Rd|Road|Blvd|Boulevard|Ln|Lane|Pkwy|Parkway|Dr|Drive|Pike|Terrace|Ct|Court|Pl|Place|Way)\b\.?)"
+    r"(?![ \t]+[A-Z])"
+)
+#: "1187 County Road 40": the number after a road word belongs to the street
+_ROAD_NUMBER = re.compile(r"(?:(?<=Road)|(?<=Route)|(?<=Highway))[ \t]+\d{1,4}[A-Z]?(?=[ \t]*(?:,|\n|$))")
+_ZIP_LABELLED = re.compile(rf"\b(?:zip|zip[ \t]*code|postal[ \t]*code|zipcode)\b[ \t]*[:#]?[ \t]*(?P<zip>{_ZIP})", _I)
+#: the ward or block written before a room: "5 North, Rm 5112", "Neuro ICU Bed 14", "C-Block, Cell 214", "6 East Tele, Rm 614-B"
+_ROOM_WARD = (
+    r"(?-i:(?:\d{1,2}[ \t]?(?:North|South|East|West|N|S|E|W)(?:[ \t]+[A-Z][a-z]+)?|[A-Z]-(?:Unit|Block|Pod|Wing)"
+    r"|(?:(?:Neuro|Cardiac|Surgical|Medical|Pediatric|Paediatric|Burn|Trauma|Cardiothoracic)[ \t]+)?(?:ICU|CCU|PACU|NICU|PICU|MICU|SICU|CVICU|HDU)"
+    r"|[A-Z][a-z]+[ \t]+Hall)[ \t]*,?[ \t]*)?"
+)
+_ROOM = re.compile(
+    r"(?<![\w-])" + _ROOM_WARD + r"\b(?:room|rm|bed|bay|ward|cubicle|suite|pod|cabin|zimmer|stretcher|isolette|berth|(?-i:Cell|CELL|Chair|CHAIR|Crib))\.?[ \t]*#?[ \t]*(?:\d{1,5}[A-Za-z]?(?:-(?:\d{1,4}[A-Za-z]?|[A-Za-z]))?|[A-Za-z]\d{1,4}[A-Za-z]?)\b"
+    r"(?:[ \t]*[-/,]?[ \t]*(?:bed|b)[ \t]*#?[ \t]*\d{1,3}[A-Za-z]?\b)?",
+    _I,
+)
+_POST_OP_DAY = re.compile(r"pod\.?[ \t]*#?[ \t]*\d{1,2}", _I)
+#: a bed on a bed board: floor and wing then the room, "4W-406", "5N-512", "8S-822", "4W-401A", "5E-522 bed 2"
+_BED_CODE = re.compile(
+    r"(?<![\w/.-])(?:\d{1,2}[NSEW]-\d{3}[A-Z]?|(?:ED|MICU|SICU|CCU|ICU|PICU|NICU|PACU|CVICU|TCU|OBS)-[A-Z]?\d{1,3}[A-Z]?)"
+    r"(?:[ \t]+bed[ \t]+\d{1,2})?(?![\w/-])"
+)
+_DOSE_WORD = re.compile(
+    r"(?:mg|mcg|ug|g|gm|kg|lbs?|oz|ft|cm|mm|ml|mL|L|units?|iu|IU|mEq|mmol|tabs?|caps?|puffs?|drops?|bid|tid|qid|qd|qhs|qam|qpm|prn|daily|po|iv|im|sc|sq|x"
+    r"|level|times|days?|weeks?|hours?|hrs?|mins?|minutes)",
+    _I,
+)
+_CREDENTIAL_LIKE = rule_list("addresses", "credential_like_states")
+_NUMBERED_BEFORE = re.compile(rf"(?:{NUMBERED_BEFORE_PLACE})[ \t]*,[ \t]*$", _I)
+_PLACE_CUE = re.compile(
+    r"\b(?:in|from|to|near|of|at|lives|living|live|resides|residing|moved|born|visiting|relocated|transferred)[ \t]*$", _I
+)
+#: a city and its country or province: "Chennai, India", "Montréal (Québec)", "Townsville, QLD"
+_CITY_REGION = re.compile(
+    rf"(?<![\w'’-])(?P<city>{_CITY})(?:[ \t]*,[ \t]*|[ \t]+\()(?P<region>[{_UPPER}][^\W\d_]*(?:[ \t]+(?:and[ \t]+)?[{_UPPER}][^\W\d_]*){{0,3}})"
+)
+# Postcodes of the UK, Canada, Ireland (Eircode) and Australia (state + 4 digits)
+_FOREIGN_POSTAL = re.compile(
+    r"(?<![\w-])(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]?[ \t]?\d[ABD-HJLNP-UW-Z]{2}"
+    r"|[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ \t-]?\d[ABCEGHJ-NPRSTV-Z]\d"
+    r"|(?:[AC-FHKNPRTV-Y]\d{2}|D6W)[ \t]?(?=[0-9AC-FHKNPRTV-Y]{0,3}[A-Z])[0-9AC-FHKNPRTV-Y]{4}"
+    r"|(?:NSW|VIC|QLD|SA|WA|TAS|NT|ACT|Vic|Qld|Tas)[ \t]+\d{4})(?![\w-])"
+)
+_ADDRESS_WORD = re.compile(
+    rf"(?:\d[\w/-]*|[{_UPPER}][\w'’.-]*|\((?:[{_UPPER}][\w'’.-]*[ \t]?){{1,3}}\)|upon|on|de|la|du|des|le|sur|the|of|and|&"
+    r"|rue|boul\.?|boulevard|bd\.?|av\.?|avenue|ch\.?|chemin|route|rang|c/o)"
+)
+_NOT_ADDRESS_HEAD = rule_list("addresses", "not_address_heads")
+_TITLE_WORDS = frozenset("dr mr mrs ms miss mx prof doctor".split())
+#: first words that cannot begin a county\'s name ("the County", "each County")
+_NOT_COUNTY_HEAD = rule_list("addresses", "not_county_heads")
+#: words that make "number ... street word" prose: "level 3 and respite at Mercy Place"
+_PROSE_WORDS = rule_list("addresses", "prose_words")
+
+
+class LocationPatternRecognizer(RuleRecognizer):
+    """Street addresses (with unit, city, state, ZIP), ``City, ST ZIP``, ZIP codes, rooms and beds.
+
+    A two-letter state after ``Name,`` is often a credential (``Lopez, MD``,
+    ``Jones, PA``) or a clinical abbreviation; those need a ZIP, a known
+    city or a place cue (``lives in``) before they count as a place.
+    """
+
+    name = "address"
+    version = "1"
+    categories = frozenset({Category.LOCATION})
+
+    def __init__(self, lexicon: "Lexicon | None" = None) -> None:
+        self._lexicon = lexicon
+
+    @property
+    def lexicon(self) -> "Lexicon":
+        if self._lexicon is None:
+            self._lexicon = default_lexicon()
+        return self._lexicon
+
+    @staticmethod
+    def _city_known(city: str) -> bool:
+        return city.lower() in us_cities()
+
+    def _trim_city(self, text: str, start: int, end: int) -> int:
+        """Drop leading words of a city match that are not part of it (``LIVES IN PORTLAND``)."""
+        words = list(re.finditer(r"\S+", text[start:end]))
+        for w in words:
+            if self._city_known(text[start + w.start() : end]):
+                return start + w.start()
+        for i, w in enumerate(words[:-1]):
+            token = w.group(0).strip(".,")
+            if not (self.lexicon.is_stop(token) or self.lexicon.is_common_word(token)):
+                return start + w.start()
+        return start + words[-1].start() if words else start
+
+    def _state_ok(self, text: str, city_start: int, city: str, state: str, zip_code: str | None, after_street: bool) -> bool:
+        if zip_code or after_street:
+            return True
+        if len(state) > 2:
+            return True
+        if state in _CREDENTIAL_LIKE:
+            if _NUMBERED_BEFORE.search(text[max(0, city_start - 12) : city_start]):
+                return True
+            known = self._city_known(city)
+            cue = bool(_PLACE_CUE.search(text[max(0, city_start - 16) : city_start]))
+            head = city.split()[0]
+            if cue and not self.lexicon.is_first(head) and self.lexicon.census_share(head) < 1e-5:
+                return True  # "FROM DUNMORE, PA": a town too small for the lists, after a place cue
+            return known and (not self.lexicon.is_name(city) or cue)
+        if state in AMBIGUOUS_STATE_ABBRS:
+            return self._city_known(city) or bool(_PLACE_CUE.search(text[max(0, city_start - 16) : city_start]))
+        return True
+
+    def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
+        out: list[Span] = []
+        for m in list(_STREET.finditer(text)) + list(_PO_BOX.finditer(text)):
+            start, end = m.start(), m.end()
+            if m.re is _STREET and not self._street_ok(m):
+                continue
+            second = _SECOND_SUFFIX.match(text, end)
+            if second:
+                end = second.end()  # "77 Juniper Hollow Rd": the first street word was part of the name
+            road_number = _ROAD_NUMBER.match(text, end)
+            if road_number:
+                end = road_number.end()
+            unit = _UNIT.match(text, end)
+            if unit:
+                end = unit.end()
+            tail = _CITY_STATE_TAIL.match(text, end)
+            if tail:
+                end = tail.end()
+            else:
+                city = _CITY_ONLY_TAIL.match(text, end)
+                if city and self._city_known(city.group("city")):
+                    end = city.end()
+                z = _ZIP_TAIL.match(text, end)
+                if z:
+                    end = z.end()
+            out.append(Span(start, end, Category.LOCATION, score=0.9, source="address/street"))
+        for m in _CITY_STATE.finditer(text):
+            city_start = self._trim_city(text, m.start("city"), m.end("city"))
+            city = text[city_start : m.end("city")]
+            if not self._state_ok(text, city_start, city, m.group("state"), m.group("zip"), after_street=False):
+                continue
+            # "lives in Salem, Oregon": city and state are one place, as an address is (docs/annotation.md)
+            out.append(Span(city_start, m.end(), Category.LOCATION, score=0.85, source="address/city_state"))
+        out.extend(self._city_regions(text))
+        out.extend(self._foreign_addresses(text))
+        for m in _ANY_CASE_ADDRESS.finditer(text):
+            # a lowercase address ("576 nw washington ln, fairfield, wi 56812") needs its state and ZIP
+            if m.group("state").upper() in STATE_ABBRS or len(m.group("state")) > 2:
+                out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.85, source="address/any_case"))
+        for m in _COUNTY.finditer(text):
+            first = m.group(0).split()[0]
+            if first.lower() in _NOT_COUNTY_HEAD or self.lexicon.is_stop(first):
+                continue
+            out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.75, source="address/county"))
+        for m in _ZIP_LABELLED.finditer(text):
+            out.append(Span(m.start("zip"), m.end("zip"), Category.LOCATION, score=0.85, source="address/zip"))
+        for m in _WARD.finditer(text):
+            out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.75, source="address/ward"))
+        for m in _ROAD.finditer(text):
+            out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.75, source="address/road"))
+        for m in _NAMED_STREET.finditer(text):
+            first = m.group("street").split()[0]
+            if self.lexicon.is_stop(first) or first.lower() in ("the", "this", "that"):
+                continue
+            out.append(Span(m.start("street"), m.end("street"), Category.LOCATION, score=0.7, source="address/named_street"))
+        for m in _ROOM.finditer(text):
+            if re.match(r"[-.][ \t]?\d", text[m.end() : m.end() + 3]):
+                continue  # "cell 503-555-0148" is a telephone
+            if _POST_OP_DAY.fullmatch(m.group(0)):
+                continue  # "s/p cabg, pod #2", "AMBULATE POD 1": a post-operative day, not a bed pod
+            out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.8, source="address/room"))
+        for m in _BED_CODE.finditer(text):
+            out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.7, source="address/bed_code"))
+        return out
+
+    def _city_regions(self, text: str) -> list[Span]:
+        """``Chennai, India``, ``Montréal (Québec)``, ``Townsville, QLD``: a city with its country or province."""
+        out = []
+        lex = self.lexicon
+        known_countries = countries()
+        for m in _CITY_REGION.finditer(text):
+            words = m.group("region").split()
+            region_end = None
+            for n in range(len(words), 0, -1):
+                cand = " ".join(words[:n])
+                if cand in REGIONS or (cand.lower() in known_countries and cand[:1].isupper() and len(cand) > 3):
+                    region_end = m.start("region") + len(cand)
+                    region = cand
+                    break
+            if region_end is None:
+                continue
+            if text[m.end("city") : m.start("region")].strip().startswith("("):
+                if text[region_end : region_end + 1] != ")":
+                    continue
+                region_end += 1
+            city_start = self._trim_city(text, m.start("city"), m.end("city"))
+            city = text[city_start : m.end("city")]
+            first = city.split()[0].strip(".,")
+            if len(city) < 3 or lex.is_stop(first) or first.lower() in ("the", "and", "of") or (city.isupper() and len(city) <= 3):
+                continue
+            cue = bool(_PLACE_CUE.search(text[max(0, city_start - 16) : city_start]))
+            known = self._city_known(city)
+            if (region in AMBIGUOUS_REGIONS or lex.is_name(region.lower())) and not (known or cue):
+                continue  # "Lopez, Jordan" is a name written surname first
+            if not (known or cue) and (lex.is_name(first.lower()) or lex.is_common_word(first.lower(), strict=True)):
+                continue
+            out.append(Span(city_start, region_end, Category.LOCATION, score=0.8, source="address/city_region"))
+        return out
+
+    @staticmethod
+    def _foreign_addresses(text: str) -> list[Span]:
+        """A UK, Canadian, Irish or Australian postcode and the address pieces before it on its line."""
+        out = []
+        for m in _FOREIGN_POSTAL.finditer(text):
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            head = text[line_start : m.start()]
+            cut = max(head.rfind(": "), head.rfind(";"), head.rfind("\t"), head.rfind("  "))
+            base = line_start + (cut + 1 if cut >= 0 else 0)
+            head = text[base : m.start()]
+            parts = head.split(",")
+            start = None
+            offset = len(head)
+            for k, part in enumerate(reversed(parts)):
+                offset -= len(part)
+                piece = part.strip()
+                if not piece:
+                    if k == 0:
+                        offset -= 1
+                        continue
+                    break
+                words = piece.split()
+                if len(words) > 7 or any(not _ADDRESS_WORD.fullmatch(w) for w in words):
+                    break
+                if words[-1].lower().strip(".") in _NOT_ADDRESS_HEAD or words[0].lower().strip(".") in _TITLE_WORDS:
+                    break
+                start = base + offset + (len(part) - len(part.lstrip()))
+                if k >= 5:
+                    break
+                offset -= 1  # the comma
+            if start is None:
+                continue
+            out.append(Span(start, m.end(), Category.LOCATION, score=0.85, source="address/postcode"))
+        return out
+
+    @staticmethod
+    def _street_ok(m: re.Match[str]) -> bool:
+        # the street name must be capitalised (it is, in practice, or all caps)
+        name_words = m.group(0).split()[1:-1]
+        if any(_DOSE_WORD.fullmatch(w.rstrip(".,")) for w in name_words):
+            return False  # "200 mg BID. Sees Dr. Lee" is a dose and a sentence, not "... Dr."
+        if any(w.upper() in ("AM", "PM", "HRS", "H") for w in name_words):
+            return False  # "0715 AM med pass" is a time and a round
+        if any(w in _PROSE_WORDS for w in name_words):
+            return False  # "level 3 and respite at Mercy Place" is prose that ends on a street word
+        return any(w[:1].isupper() or w[:1].isdigit() for w in name_words)

@@ -1,0 +1,25 @@
+"""Word classes that more than one unit consults.
+
+``FUNCTION_WORDS`` ends a name and a place (names, place_cue);
+``CLINICAL_ACRONYMS`` are short forms that are neither a facility nor a
+name (names, facility); ``DRUG_SUFFIX`` and ``TITLE_BEFORE_NAME`` keep drugs
+and people out of places and facilities.
+"""
+
+from __future__ import annotations
+
+import re
+
+from deid_core.recognizers.lexicon import rule_list
+
+#: words that end a name even after a title ("Dr. and Mrs. ...", "Dr. Office")
+FUNCTION_WORDS = rule_list("shared", "function_words")
+#: clinical short forms that are no facility ("TRANSFER TO MICU") and no part of a name ("ED MD")
+CLINICAL_ACRONYMS = rule_list("shared", "clinical_acronyms")
+#: endings of drug names: "in Lasix" is no place, "my son paulo" but not "my son lisinopril"
+DRUG_SUFFIX = re.compile(
+    r"(?:pine|pril|olol|alol|statin|sartan|mab|nib|azole|cillin|mycin|floxacin|oxetine|azepam|zolam|parin|gliptin|gliflozin|triptan"
+    r"|vir|dronate|lukast|tidine|prazole|caine|sone|olone|terol|formin|glutide|xaban|gatran|tropin|dipine|semide|thiazide|profen)$"
+)
+#: a title just before: what follows is a person, not a place or a facility
+TITLE_BEFORE_NAME = re.compile(r"\b(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof)\.?[ \t]+$", re.IGNORECASE)

@@ -1,0 +1,435 @@
+"""Unit ``date``: calendar dates in the formats clinical notes use, and yearless ``on 3/4``.
+
+A month/day without a year shares its shape with scores, vitals, ventilator
+settings and fractions (``strength 3/5``, ``PEEP 5/10``), so it needs a cue:
+a date word or a clinical event before it, a time after it, or a day past 12.
+Times, shifts and doses are excluded by construction or by ``accept`` checks.
+Lists: ``deid_core/data/rules/dates/``.  Tests: ``tests/rules/test_dates.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable
+from dataclasses import replace
+
+from deid_core.recognizers.base import NoteContext
+from deid_core.recognizers.lexicon import rule_list
+from deid_core.recognizers.rules.base import PatternRecognizer, PatternRule
+from deid_core.recognizers.rules.nearby import clause_before, line_after
+from deid_core.spans import Category, Span
+
+
+_MONTH = (
+    r"(?P<mon>January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)(?![a-z])\.?"
+)
+_DAY = r"(?P<d>3[01]|[12]\d|0?[1-9])(?!\d)(?:st|nd|rd|th)?"
+_YEAR4 = r"(?:18|19|20)\d{2}(?!\d)"
+_TIME = r"(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?"
+_I = re.IGNORECASE
+
+_LOWER_MONTH_NEEDS_YEAR = rule_list("dates", "lowercase_months_needing_year")
+
+
+def _month_case_ok(text: str, m: re.Match[str]) -> bool:
+    """A lowercase ``may``/``dec``/``mar`` is a verb or an abbreviation unless a year or ``on`` says otherwise."""
+    mon = m.group("mon")
+    if mon.islower() and mon.lower() in _LOWER_MONTH_NEEDS_YEAR:
+        if m.groupdict().get("y"):
+            return True
+        return mon.lower() != "may" and bool(_MD_CUE_BEFORE.search(clause_before(text, m.start())))
+    return True
+
+
+def _day_month_case_ok(text: str, m: re.Match[str]) -> bool:
+    """``9 oct``: a day written before a lowercase month abbreviation is a date; ``2 may``/``3 mar``/``1 dec`` stay verbs and words."""
+    mon = m.group("mon")
+    if mon.islower() and mon.lower() not in ("may", "mar", "dec") and not text[m.end() : m.end() + 1].isalpha():
+        return True
+    return _month_case_ok(text, m)
+
+
+def _valid_md(a: int, b: int) -> bool:
+    return (1 <= a <= 12 and 1 <= b <= 31) or (1 <= a <= 31 and 1 <= b <= 12)
+
+
+def _numeric_date_ok(text: str, m: re.Match[str]) -> bool:
+    a, b, y = int(m.group("a")), int(m.group("b")), m.group("y")
+    if not _valid_md(a, b):
+        return False
+    if len(y) == 4 and not 1800 <= int(y) <= 2099:
+        return False
+    if m.group("sep") == "." and len(y) == 2 and (len(m.group("a")) < 2 or len(m.group("b")) < 2):
+        return False  # 1.2.10 is more often a list number or a version than a date
+    return True
+
+
+def _ymd_ok(text: str, m: re.Match[str]) -> bool:
+    return 1 <= int(m.group("mo")) <= 12 and 1 <= int(m.group("dd")) <= 31
+
+
+_COMPACT_LABEL = (
+    r"(?:\b(?:DOB|D\.O\.B\.?|date\s+of\s+(?:birth|service|admission|discharge|surgery|procedure|visit)|birth\s*date|"
+    r"DOS|date|dated|collected|received|admitted|discharged|visit|service\s+date)\b\.?[ \t]*[:#=-]?[ \t]*)"
+)
+
+_YEAR_CUE = r"\b(?:in|since|from|until|till|through|circa|during|around|early|late|mid|spring|summer|fall|autumn|winter)[ \t]+"
+_CLOCK_CONTEXT = re.compile(
+    r"\b(?:off|sedat\w*|pressors?|drips?|gtt|npo|asleep|awake|sleeping|resting|extubated|intubated|shift|overnight|tonight|"
+    r"this\s+(?:morning|evening|afternoon)|last\s+(?:dose|seen)|hrs?|hours?)\b",
+    _I,
+)
+_YEAR_UNIT_AFTER = re.compile(
+    r"^\s*(?:mg|mcg|g\b|gm|kg|ml|mL|cc|l\b|units?|u\b|iu|kcal|cal|%|/|x\b|hrs?\b|hours|h\b|times|patients|cases|people|pts)",
+    _I,
+)
+_RANGE_AFTER = re.compile(r"^\s*(?:-|to|until|till)\s*(\d{4})\b", _I)
+
+
+def _year_ok(text: str, m: re.Match[str]) -> bool:
+    year = int(m.group("y"))
+    if not 1930 <= year <= 2035:
+        return False
+    if re.match(r"(?:since|from|until|till|through)\b", m.group(0), _I) and int(m.group("y")[2:]) < 60:
+        if year < 1960 or _CLOCK_CONTEXT.search(clause_before(text, m.start(), 30)):
+            return False  # "off sedation since 2015" is a military time
+    rest = text[m.end("y") : m.end("y") + 20]
+    if _YEAR_UNIT_AFTER.match(rest):
+        return False
+    rng = _RANGE_AFTER.match(rest)
+    if rng and not rng.group(1).startswith(("19", "20")):
+        return False  # "from 1900 to 0700" is a shift, not a year
+    return True
+
+
+_DATE_RULES: tuple[PatternRule, ...] = (
+    PatternRule(
+        "iso",
+        Category.DATE,
+        re.compile(
+            rf"(?<![\d/.-])(?:18|19|20)\d{{2}}(?P<s>[-/.])(?P<mo>0?[1-9]|1[0-2])(?P=s)(?P<dd>3[01]|[12]\d|0?[1-9])(?![\d/-])"
+            rf"(?:T{_TIME})?"
+        ),
+        score=0.95,
+        accept=_ymd_ok,
+    ),
+    PatternRule(
+        "numeric",
+        Category.DATE,
+        re.compile(
+            r"(?<![\d/.:-])(?P<a>\d{1,2})(?P<sep>[/.-])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|\d{2})(?![\d/-]|\.\d|:\d)"
+        ),
+        score=0.95,
+        accept=_numeric_date_ok,
+    ),
+    PatternRule(
+        "month_day",
+        Category.DATE,
+        re.compile(
+            rf"\b{_MONTH}[ \t]*-?[ \t]*{_DAY}\b(?:(?:[ \t]*,[ \t]*|[ \t]+|-)(?P<y>{_YEAR4}|'\d{{2}}(?!\d)))?",
+            _I,
+        ),
+        score=0.9,
+        accept=_month_case_ok,
+    ),
+    PatternRule(
+        "day_month",
+        Category.DATE,
+        re.compile(
+            rf"\b{_DAY}(?:(?:[ \t]+day)?[ \t]+of)?(?:[ \t]*-[ \t]*|[ \t]*){_MONTH}"
+            rf"(?:(?:[ \t]*,?[ \t]*|-)(?P<y>{_YEAR4}|(?<=-)\d{{2}}(?!\d)|'\d{{2}}(?!\d)))?",
+            _I,
+        ),
+        score=0.9,
+        accept=_day_month_case_ok,
+    ),
+    PatternRule(
+        "month_year",
+        Category.DATE,
+        re.compile(rf"\b{_MONTH}(?:[ \t]*,[ \t]*|[ \t]+of[ \t]+|[ \t]*-[ \t]*|[ \t]+)(?P<y>{_YEAR4}|'\d{{2}}(?!\d))", _I),
+        score=0.9,
+        accept=_month_case_ok,
+    ),
+    PatternRule(
+        "numeric_month_year",
+        Category.DATE,
+        re.compile(r"(?<![\d/.:-])(?:0?[1-9]|1[0-2])/(?:19|20)\d{2}(?![\d/])"),
+        score=0.85,
+    ),
+    PatternRule(
+        "compact_labelled",
+        Category.DATE,
+        re.compile(
+            _COMPACT_LABEL
+            + r"(?P<v>(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])|(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:19|20)\d{2})(?!\d)",
+            _I,
+        ),
+        score=0.9,
+        group="v",
+    ),
+    PatternRule(
+        "year",
+        Category.DATE,
+        re.compile(_YEAR_CUE + r"(?P<y>(?:19|20)\d{2})(?![\d/.,]\d|\d)", _I),
+        score=0.7,
+        group="y",
+        accept=_year_ok,
+    ),
+    PatternRule(
+        "month_alone",
+        Category.DATE,
+        re.compile(
+            r"\b(?:in|since|until|till|during|through|last|next|early|late|mid|by|of|from|than|before|after|around)[ \t]+(?:early[ \t]+|late[ \t]+|mid-?[ \t]*)?"
+            r"(?P<v>January|February|March|April|May|June|July|August|September|October|November|December)\b(?![ \t]*\d)"
+        ),
+        score=0.6,
+        group="v",
+    ),
+    # "the sleep study was on the 12th": a day of the month on its own
+    PatternRule(
+        "ordinal_day",
+        Category.DATE,
+        re.compile(
+            r"\b(?:on|since|from|until|by|before|after)[ \t]+the[ \t]+(?P<v>(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th))\b"
+            r"(?![ \t]*(?:-|of\b|day|week|month|year|floor|percentile|centile|time|visit|dose|cycle|grade|rib|ics|intercostal|"
+            r"vertebra|toe|finger|digit|metatarsal|cranial|nerve|trimester|decade|attempt|try|session|round|line|place|hour|minute))",
+            _I,
+        ),
+        score=0.7,
+        group="v",
+    ),
+    # "Comparison MRI 2021", "colonoscopy 2019": the year a test or procedure was done
+    PatternRule(
+        "test_year",
+        Category.DATE,
+        re.compile(
+            r"\b(?:MRI|MRA|CT|CTA|CXR|PET|echo|TTE|TEE|EGD|colonoscopy|mammogram|DEXA|biopsy|surgery|cath|EKG|ECG|EEG|EMG|"
+            r"ultrasound|US|x-?ray|PFTs?|stress[ \t]+test|vaccine|booster)[ \t]+(?:(?:done|performed|dated|from|in)[ \t]+)?"
+            r"(?P<y>(?:19|20)\d{2})(?![\d/.,]\d|\d)"
+        ),
+        score=0.7,
+        group="y",
+        accept=_year_ok,
+    ),
+    PatternRule(
+        "holiday",
+        Category.DATE,
+        re.compile(
+            r"\b(?:Christmas(?:[ \t]+(?:Eve|Day))?|Thanksgiving(?:[ \t]+Day)?|Easter(?:[ \t]+Sunday)?|New[ \t]+Year'?s(?:[ \t]+(?:Eve|Day))?"
+            r"|Halloween|Independence[ \t]+Day|Fourth[ \t]+of[ \t]+July|Memorial[ \t]+Day|Labor[ \t]+Day|Veterans'?[ \t]+Day"
+            r"|Valentine'?s[ \t]+Day|Mother'?s[ \t]+Day|Father'?s[ \t]+Day)\b"
+        ),
+        score=0.7,
+    ),
+)
+
+_FOREIGN_MONTH = (
+    r"(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre"
+    r"|janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[ûu]t|septembre|octobre|novembre|d[ée]cembre"
+    r"|janeiro|fevereiro|mar[çc]o|maio|junho|julho|setembro|outubro|novembro|dezembro"
+    # Italian, German, Dutch, Polish (the genitive a date takes) and Welsh
+    r"|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre"
+    r"|januar|februar|m[äa]rz|juni|juli|oktober|dezember|januari|februari|maart|mei|augustus"
+    r"|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|wrze[śs]nia|pa[źz]dziernika|listopada|grudnia"
+    r"|ionawr|chwefror|mawrth|ebrill|mehefin|gorffennaf|awst|medi|hydref|tachwedd|rhagfyr)"
+)
+_FOREIGN_WEEKDAY = (
+    r"(?:lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
+    r"|segunda|ter[çc]a|quarta|quinta|sexta|luned[iì]|marted[iì]|mercoled[iì]|gioved[iì]|venerd[iì]|sabato|domenica"
+    r"|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag"
+    r"|poniedzia[łl]ek|wtorek|[śs]roda|czwartek|pi[ąa]tek|sobota|niedziela)(?:-feira)?,?[ \t]+(?:(?:el|le|o|a|il)[ \t]+)?"
+)
+_ORDINAL_WORD = (
+    r"(?:(?:twenty|thirty)[ \t-](?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|first|second|third|fourth|fifth"
+    r"|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth"
+    r"|nineteenth|twentieth|thirtieth)"
+)
+_SPOKEN_YEAR = (
+    r"(?:nineteen|twenty|two[ \t]+thousand(?:[ \t]+and)?)(?:[ \t-](?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+    r"(?:[ \t-](?:one|two|three|four|five|six|seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen"
+    r"|seventeen|eighteen|nineteen|oh[ \t-](?:one|two|three|four|five|six|seven|eight|nine)|one|two|three|four|five|six|seven|eight|nine))"
+)
+_WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\.?"
+
+_DATE_RULES = _DATE_RULES + (
+    # "3 de mayo de 2024", "le 12 mars", "15 de abril", "lunes 22 de enero de 2024": Spanish, French, Portuguese
+    PatternRule(
+        "foreign_day_month",
+        Category.DATE,
+        re.compile(
+            rf"(?<![\w/.-])(?:{_FOREIGN_WEEKDAY})?(?:1er|{_DAY}\.?)(?:[ \t]+de)?[ \t]+{_FOREIGN_MONTH}(?![\w])"
+            rf"(?:(?:[ \t]+de(?:l)?|,)?[ \t]+{_YEAR4})?",
+            _I,
+        ),
+        score=0.9,
+    ),
+    # "listopada 2023", "Mawrth 2024", "aprile 2024": a month and year
+    PatternRule(
+        "foreign_month_year",
+        Category.DATE,
+        re.compile(rf"(?<![\w/.-]){_FOREIGN_MONTH}(?:[ \t]+de(?:l)?)?[ \t]+{_YEAR4}(?!\d)", _I),
+        score=0.85,
+    ),
+    # dictated: "march eleventh", "june fourth nineteen fifty two"
+    PatternRule(
+        "spoken_month_day",
+        Category.DATE,
+        re.compile(rf"\b{_MONTH}[ \t]+(?:the[ \t]+)?{_ORDINAL_WORD}\b(?:,?[ \t]+{_SPOKEN_YEAR}\b)?", _I),
+        score=0.85,
+        accept=lambda text, m: m.group("mon").lower() != "may" or not m.group("mon").islower(),
+    ),
+    # "last thursday the 14th", "Friday the 3rd": a weekday with its day of the month
+    PatternRule(
+        "weekday_ordinal",
+        Category.DATE,
+        re.compile(rf"\b{_WEEKDAY},?[ \t]+the[ \t]+(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b", _I),
+        score=0.85,
+    ),
+)
+
+# Month/day without a year ("on 3/4", "3/4:") needs positive context, and
+# scores, vitals, ventilator settings and fractions share its shape.
+_MD = re.compile(r"(?<![\w/.:+-])(?P<a>1[0-2]|0?[1-9])/(?P<b>3[01]|[12]\d|0?[1-9])(?![\w/+]|\.\d|:\d)")
+_MD_CUE_BEFORE = re.compile(
+    r"(?:\b(?:on|since|from|until|till|thru|through|dated?|starting|started|start|began|begun|beginning|effective|"
+    r"last|next|by|before|after|admitted|admission|discharged?|d/c|seen|visit|dos|as\s+of|returns?|f/u|follow[- ]?up|"
+    r"surgery|surgeries|scheduled|due|expires?|expired|circa|week\s+of|between|performed|done|obtained|drawn|"
+    r"collected|placed|removed|changed|resumed|held|stopped|discontinued|restarted|recheck|re-check|repeat|redraw)[ \t]*(?:the[ \t]+)?(?:\(|\[)?$)",
+    _I,
+)
+#: denominators of scores and counts that a yearless m/d shares: MMSE 8/30, 3/24 hours, 7/20
+_SCORE_DENOMINATORS = frozenset({15, 16, 20, 24, 25, 30})
+#: "echo 8/87": a month and a two-digit year that cannot be a day, after the same cues as a month/day
+_MY = re.compile(r"(?<![\w/.:+-])(?P<a>1[0-2]|0?[1-9])/(?P<y>3[2-9]|[4-9]\d)(?![\w/+]|\.\d|:\d)")
+_MD_CHAIN_BEFORE = re.compile(r"(?:,|\band\b|\bor\b|&|-|\bto\b|\bthrough\b|\bthru\b|\bvs\.?)[ \t]*$", _I)
+_MD_LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:[-*•>][ \t]*)?$")
+#: words after which a bare m/d is a date: events, tests and procedures, note titles
+_MD_EVENT_BEFORE = re.compile(
+    r"\b(?:[a-z]+ed|debridement|treatment|placement|replacement|assessment|adjustment|enrol?lment|deployment|made|fill|refill|duty|overnight|note|notes|events?|hd|pod|day|visit|appt|appointment|admission|ct|cta|mri|mra|cxr|x-?ray|echo|tte|tee|"
+    r"lmp|lnmp|edd|edc|edd/edc|onset|dob|d\.o\.b\.?|dod|dos|"
+    r"ekg|ecg|eeg|emg|egd|ercp|us|ultrasound|doppler|labs?|cultures?|bcx|ucx|cvl|picc|cath|bronch|bronchoscopy|lp|biopsy|"
+    r"surgery|op|or|procedure|scan|study|imaging|film|films|vaccine|shot|infusion|transfusion|dialysis|hd|cycle|dose|"
+    r"mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"clinic|home|here|mbss?|vfss|fees|aspirate|aspiration|swab|specimens?|tap|paracentesis|thoracentesis|inr|pt/inr|bmp|cmp|cbc|"
+    # nursing notes: "LBM 11/5", "as of today 4/16", "to micu 10/12"
+    r"l?bm|today|yesterday|tomorrow|tonight|icu|micu|sicu|ccu|csru|cvicu|nicu|picu|pacu|ed|er|osh|floor|rehab|hospital|extubation|intubation)"
+    r"[ \t]*[:#~-]?[ \t]*$"
+    # "last drink 3/9", "next clinic 4/8": a last or next event
+    r"|\b(?:last|next|first|prior|previous|latest|most[ \t]+recent)[ \t]+"
+    r"(?!(?:steps?|items?|questions?|trials?|attempts?|sets?|levels?|stages?|phases?|cycles?|doses?|lines?|pages?|one|time|few)\b)[a-z]+[ \t]*[:#-]?[ \t]*$",
+    _I,
+)
+_MD_EVENT_AFTER = re.compile(
+    r"^[ \t]*(?:at[ \t]+\d|@[ \t]*\d|\d{1,2}:\d{2}|[01]\d{3}\b|2[0-3]\d{2}\b|(?:AM|PM|a\.m\.|p\.m\.)(?![\w])"
+    r"|(?:specimens?|labs?|results?|visit|appt|note|draw|culture|films?|imaging)\b)",
+    _I,
+)
+_TIME_AFTER = re.compile(
+    r"(?:[ \t]|,[ \t]?)(?:(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:[ \t]?[AaPp]\.?[Mm]\.?(?![A-Za-z]))?|(?:[01]\d|2[0-3])[0-5]\d(?![\d:/.-]))"
+    r"(?![\w/])"
+)
+_WEEKDAY_BEFORE = re.compile(
+    r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\.?,?[ \t]+$",
+    _I,
+)
+_FULL_WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
+# After a date a bare "sat" may be a saturation, so a short weekday counts only in brackets or with its full stop.
+_WEEKDAY_AFTER = re.compile(
+    rf"(?:[ \t]*\((?:{_FULL_WEEKDAY}|Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\.?\)"
+    rf"|,?[ \t]+(?:{_FULL_WEEKDAY}(?![\w])|(?:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\.))",
+    _I,
+)
+_MD_LINE_START_AFTER = re.compile(r"^[ \t]*(?::|-[ \t]|–|—|\))")
+_MD_TRAP_BEFORE = re.compile(
+    r"\b(?:bp|b/p|blood[ \t]+pressures?|pressures?|peep|ps|psv|cpap|bipap|ipap|epap|vent|ventilator|settings?|simv|prvc|"
+    r"ac|strength|motor|power|pain|scores?|scored|grades?|reflex(?:es)?|ratio|dose|doses|tabs?|tablets?|rated|scale|"
+    r"gcs|apgars?|murmur|dtrs?|vision|acuity|mmhg|sbp|dbp|fio2|spo2|weaned|wean|weaning|titrated|rass|cam)\b[^/]*$",
+    _I,
+)
+_MD_TRAP_AFTER = re.compile(
+    r"^[ \t]*(?:pain|strength|power|motor|mg|mcg|g\b|gm|ml|tabs?|tablets?|caps?|puffs?|units?|scale|score|reflex|"
+    r"murmur|ps\b|peep|cpap|cm|mmhg|on\s+\d|of\s+\d|with\s+\d|/|bilat|b/l|throughout|in\s+(?:all|the|both|upper|lower|bilateral)|"
+    r"(?:upper|lower|proximal|distal|bilateral|left|right|lue|rue|lle|rle)\b|\+|(?:lymph[ \t]+)?nodes?\b|cores?\b|positive\b|involved\b"
+    r"|items?\b|questions?\b|criteria\b|points?\b|correct\b|trials?\b|sites?\b|(?-i:[RL])\b)",
+    _I,
+)
+
+
+class DateRecognizer(PatternRecognizer):
+    """Calendar dates in the formats clinical notes use, plus yearless ``on 3/4``."""
+
+    def __init__(self) -> None:
+        super().__init__("date", _DATE_RULES)
+
+    def _md_ok(self, text: str, m: re.Match[str], prev_end: int) -> bool:
+        before = clause_before(text, m.start())
+        after = line_after(text, m.end())
+        if _MD_TRAP_AFTER.match(after) or _MD_TRAP_BEFORE.search(before[-24:]):
+            return False
+        if _MD_CUE_BEFORE.search(before) or _MD_EVENT_BEFORE.search(before) or _MD_EVENT_AFTER.match(after):
+            return True
+        # "full duty 3/18": a day past 12 cannot be a month, and scores out of 20, 24 or 30 are left to the traps above
+        if int(m.group("b")) > 12 and int(m.group("b")) not in _SCORE_DENOMINATORS:
+            return True
+        if _MD_LINE_START.search(text[max(0, m.start() - 8) : m.start()]) and _MD_LINE_START_AFTER.match(after):
+            return True
+        # "on 3/4 and 3/6", "3/4-3/9": chained to a date just found
+        if prev_end >= 0 and m.start() - prev_end <= 8 and _MD_CHAIN_BEFORE.search(text[prev_end : m.start()]):
+            return True
+        return False
+
+    def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
+        return [self._with_time(text, self._with_weekday(text, s)) for s in self._dates(text, context)]
+
+    @staticmethod
+    def _with_weekday_after(text: str, span: Span) -> Span:
+        m = _WEEKDAY_AFTER.match(text, span.end)
+        return replace(span, end=m.end()) if m else span
+
+    @staticmethod
+    def _with_time(text: str, span: Span) -> Span:
+        """``03/14/2019 14:30``: a time written right after a date is one timestamp with it."""
+        if span.category is not Category.DATE or not text[span.end - 1 : span.end].isdigit():
+            return span
+        m = _TIME_AFTER.match(text, span.end)
+        if not m or _YEAR_UNIT_AFTER.match(text[m.end() : m.end() + 8]):
+            return span
+        return replace(span, end=m.end())
+
+    @staticmethod
+    def _with_weekday(text: str, span: Span) -> Span:
+        """A weekday written next to a date belongs to it: left behind, it gives away the shift."""
+        if span.category is Category.DATE:
+            span = DateRecognizer._with_weekday_after(text, span)
+        m = _WEEKDAY_BEFORE.search(text[max(0, span.start - 12) : span.start])
+        if not m:
+            return span
+        start = span.start - (len(text[max(0, span.start - 12) : span.start]) - m.start())
+        return replace(span, start=start)
+
+    def _dates(self, text: str, context: NoteContext | None) -> list[Span]:
+        spans = list(super().find(text, context))
+        ends = sorted(s.end for s in spans)
+        covered = bytearray(len(text) + 1)  # characters already inside a full date
+        for s in spans:
+            covered[s.start : s.end] = b"\x01" * (s.end - s.start)
+        prev_end = -1
+        for m in _MD.finditer(text):
+            if any(covered[m.start() : m.end()]):
+                continue
+            i = bisect_right(ends, m.start())
+            last = max(ends[i - 1] if i else -1, prev_end)
+            if self._md_ok(text, m, last):
+                spans.append(Span(m.start(), m.end(), Category.DATE, score=0.75, source="date/month_day_numeric"))
+                prev_end = m.end()
+        for m in _MY.finditer(text):
+            if any(covered[m.start() : m.end()]):
+                continue
+            before = clause_before(text, m.start())
+            if _MD_TRAP_BEFORE.search(before[-24:]) or _MD_TRAP_AFTER.match(line_after(text, m.end())):
+                continue
+            if _MD_CUE_BEFORE.search(before) or _MD_EVENT_BEFORE.search(before):
+                spans.append(Span(m.start(), m.end(), Category.DATE, score=0.75, source="date/month_year_numeric"))
+        return spans

@@ -1,0 +1,300 @@
+"""Unit ``facility``: facility names with their type words (``Mercy General Hospital``, ``CVS Pharmacy #2231``).
+
+Also the type written first (``Clínica de la Comunidad``), saints' names a
+hospital bears (``St. Brendan's``), chain stores and short forms where a
+facility is expected (``presented to HRMC``).  A specialty or a service
+(``Plastic Surgery``, ``Cardiology Clinic``) is no facility's name.
+Lists: ``deid_core/data/rules/facilities/``.  Tests: ``tests/rules/test_facilities.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from deid_core.recognizers.base import NoteContext, RuleRecognizer
+from deid_core.recognizers.gazetteer import GazetteerResources, default_resources
+from deid_core.recognizers.lexicon import rule_list, us_cities
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, TITLE_BEFORE_NAME
+from deid_core.recognizers.rules.tokens import caps_line_at
+from deid_core.spans import Category, Span
+
+_I = re.IGNORECASE
+
+
+_FAC_TYPE = (
+    r"Hospitals?|Medical[ \t]+Cent(?:er|re)|Med\.?[ \t]+Ctr\.?|Health[ \t]+(?:Cent(?:er|re)|System|Services|Sciences[ \t]+Cent(?:er|re)"
+    r"|Clinic|Care(?:[ \t]+System)?|Partners|Network)|Healthcare(?:[ \t]+System)?|Clinics?|Infirmary|Hospice"
+    r"|Nursing[ \t]+(?:Home|Facility|Cent(?:er|re)|and[ \t]+Rehab(?:ilitation)?(?:[ \t]+Cent(?:er|re))?)"
+    r"|Skilled[ \t]+Nursing(?:[ \t]+(?:Facility|Cent(?:er|re)|Home))?|Rehab(?:ilitation)?[ \t]+(?:Cent(?:er|re)|Hospital|Institute|Facility)"
+    r"|Surgery[ \t]+Cent(?:er|re)|Surgical[ \t]+(?:Cent(?:er|re)|Hospital|Associates)|Cancer[ \t]+(?:Cent(?:er|re)|Institute)"
+    r"|Heart[ \t]+(?:Institute|Cent(?:er|re))|Children['’]?s[ \t]+(?:Hospital|Medical[ \t]+Cent(?:er|re)|ER|ED)"
+    r"|Medical[ \t]+(?:Equipment|Supply|Supplies)|Donor[ \t]+Network|Physio(?:therapy)?|Physical[ \t]+Therapy"
+    r"|Wound[ \t]+(?:Care|Solutions|Cent(?:er|re))|Respiratory[ \t]+(?:Care|Services|Therapy)"
+    r"|Medical[ \t]+(?:Group|Associates|Clinic|Partners|Plaza|Pavilion|Offices?|Institute)|Physicians[ \t]+Group"
+    r"|Family[ \t]+(?:Practice|Medicine|Health[ \t]+Cent(?:er|re))|Urgent[ \t]+Care|Care[ \t]+Cent(?:er|re)|Institute"
+    r"|Sanatorium|Sanitarium|Dialysis[ \t]+(?:Cent(?:er|re)|Unit)|Assisted[ \t]+Living(?:[ \t]+(?:Facility|Cent(?:er|re)|Community))?"
+    r"|Senior[ \t]+Living|Retirement[ \t]+(?:Home|Community|Village)|Living[ \t]+Cent(?:er|re)|Manor|Pharmacy|Laborator(?:y|ies)"
+    r"|Imaging(?:[ \t]+Cent(?:er|re))?|Radiology[ \t]+(?:Associates|Group)|Associates|Specialists|Medical[ \t]+Practice"
+    r"|Rehab|VAMC|VA[ \t]+Medical[ \t]+Cent(?:er|re)|Memorial|Primary[ \t]+Care|Pediatrics|Paediatrics"
+    r"|Internal[ \t]+Medicine(?:[ \t]+(?:Associates|Group|Clinic))?|Women['’]?s[ \t]+(?:Health|Cent(?:er|re)|Clinic)"
+    r"|Pathology[ \t]+(?:Associates|Group)|Orthopedics|Orthopaedics|Dermatology|Cardiology|Urology|Oncology|Ob/?Gyn"
+    r"|(?:Rehabilitation|Rehab)[ \t]*(?:&|and)[ \t]*Nursing(?:[ \t]+(?:Cent(?:er|re)|Home|Facility))?|Nursing[ \t]*(?:&|and)[ \t]*Rehab(?:ilitation)?"
+    r"|Home[ \t]+Health(?:[ \t]*(?:&|and)[ \t]*Hospice)?|Health[ \t]*(?:&|and)[ \t]*Hospice|Home[ \t]+Care|Subacute|Diagnostics"
+    r"|Occupational[ \t]+(?:Medicine|Health)|Sleep[ \t]+(?:Lab|Laboratory)|Endocrinology|Gastroenterology|Neurology|Nephrology"
+    r"|Rheumatology|Pulmonology|Hematology|Psychiatry|Audiology|Ophthalmology|Otolaryngology|GI|ENT|Elementary(?:[ \t]+School)?"
+    r"|(?:Middle|High|Primary|Grammar|Public|Charter)[ \t]+School|Schools?|Academy|University|Programs?|Programme|Surgery|Service"
+    # general type words last, so that the longer forms above win
+    r"|Cent(?:er|re)s?|Health(?:[ \t]+(?:Alliance|Plans?|Partners|Group|Cooperative|Agency|Collaborative))?|HMO"
+    r"|Dentistry|Dental(?:[ \t]+(?:Group|Care|Associates|Clinic|Office|Practice|Arts|Studio))?|Orthodontics"
+    r"|Labs?|Laboratory|Services|Insurance[ \t]+(?:Company|Co\.|Group|Agency)|Therapy[ \t]+Services|Wellness"
+    r"|Optometry|Eye[ \t]+Care|Podiatry|Chiropractic|Hearing[ \t]+(?:Cent(?:er|re)|Clinic)|Apothecary"
+    r"|Group[ \t]+Homes?|Shelter|Correctional[ \t]+(?:Facility|Cent(?:er|re)|Institution|Complex)|Detention[ \t]+(?:Cent(?:er|re)|Facility)"
+    r"|Penitentiary|Day[ \t]+Services|Treatment[ \t]+(?:Cent(?:er|re)|Facility)|Youth[ \t]+Services"
+    r"|CBOC|VNA|Visiting[ \t]+Nurses?(?:[ \t]+(?:Association|Service))?|Cryobank|Sperm[ \t]+Bank|Blood[ \t]+Bank|Tissue[ \t]+Bank"
+    r"|Recovery[ \t]+(?:Residence|Cent(?:er|re)|House|Home)|Sober[ \t]+Living|Halfway[ \t]+House|Residential[ \t]+Treatment"
+    r"|(?:Clinical[ \t]+)?Research[ \t]+(?:Unit|Cent(?:er|re)|Institute|Site)|Heart[ \t]*(?:&|and)[ \t]*Vascular(?:[ \t]+(?:Institute|Cent(?:er|re)|Clinic))?"
+    r"|Bone[ \t]*(?:&|and)[ \t]*Joint(?:[ \t]+(?:Institute|Cent(?:er|re)|Clinic))?|Orthotics(?:[ \t]*(?:&|and)[ \t]*Prosthetics)?|Prosthetics"
+    r"|Home[ \t]+(?:Infusion|Medical|Oxygen)|Infusion[ \t]+(?:Cent(?:er|re)|Services|Suite)|Drug(?=[ \t]*#[ \t]*\d)|Drugs?[ \t]+Store"
+    r"|Hospice[ \t]+House|Care[ \t]+Home|Aged[ \t]+Care|Surgery[ \t]+(?:Practice|Partnership)|Medical[ \t]+(?:Centre|Practice)"
+    r"|(?:Orthop(?:a)?edic|Cardiology|Surgical|Medical|Physicians?|Specialty|Urology|Oncology|Dermatology|Neurology|Pediatric"
+    r"|Paediatric|Women['’]?s|Eye|Dental|Spine|Pain|Kidney|Digestive|Allergy|ENT)[ \t]+(?:Group|Associates|Partners|Specialists|Consultants)"
+    r"|Infectious[ \t]+Diseases?(?:[ \t]+(?:Associates|Consultants|Specialists|Clinic))?|(?:Dept\.?|Department)[ \t]+of[ \t]+(?:Public[ \t]+)?Health"
+    r"|Urgent[ \t]*(?:&|and)[ \t]*(?:Occupational|Primary|Family)[ \t]+Care|(?:Heart|Kidney|Cancer|Medical|Health|Eye)[ \t]+Foundation"
+    r"|Ctr\.?"
+)
+_FAC_NAME_TOKEN = r"(?:St\.|Ste\.|Mt\.|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’&-]*\.?)"
+_FACILITY = re.compile(
+    rf"(?P<name>(?:{_FAC_NAME_TOKEN}[ \t]+(?:(?:of|the|and|&|de|for)[ \t]+){{0,2}}){{1,6}})(?P<type>(?i:{_FAC_TYPE}))(?![\w])"
+    rf"(?P<of>[ \t]+of[ \t]+(?:the[ \t]+)?(?:[A-Z][\w'’.-]*(?:[ \t]+(?:of[ \t]+)?)?){{1,4}})?"
+)
+_NOT_A_NAME_AFTER = re.compile(
+    r"[ \t]?(?i:number|no\b|num\b|id\b|course|stay|day\b|days\b|admission|discharge|policy|visit\b)"
+)
+#: types that also name a service or an operation ("Plastic Surgery", "Consult Service"): they need a proper name
+_WEAK_FAC_TYPES = rule_list("facilities", "weak_types")
+_ADJECTIVE_END = re.compile(r"(?:ic|al|ive|ary|ous|ical|ian)$")
+#: "Ottawa Hospital - General Campus", "Lakeshore Kidney Center - Unit 2": a site of the facility
+_CAMPUS = re.compile(
+    r"[ \t]*(?:[-–—,][ \t]*(?:[A-Z][\w'’.-]*[ \t]+){0,3}(?:Campus|Site|Branch)\b|[-–—][ \t]*Unit[ \t]+\d{1,3}[A-Za-z]?\b)"
+)
+#: the type first: "University Hospital Limerick", "Clínica de la Comunidad", "Clinique Médicale Saint-Laurent"
+_FAC_PREFIX = re.compile(
+    r"(?<![\w])(?P<type>University[ \t]+Hospitals?|H[ôo]pital|Cl[íi]nica|Clinique|Centre[ \t]+Hospitalier(?:[ \t]+Universitaire)?"
+    r"|Centro[ \t]+(?:M[ée]dico|de[ \t]+Salud)|Hospital[ \t]+(?:General|Universitario)|Policlinico|Klinikum|Ospedale|Krankenhaus)"
+    r"(?:[ \t]+(?:M[ée]dicale?|M[ée]dica|Universitaire|Dental|Familiale))?"
+    r"(?P<rest>(?:[ \t]+(?:(?:de|del|de[ \t]+la|la|des|du|of|the|di|do|da|dos|St\.?|Ste\.?|San|Santa|Saint)[ \t]+)?[A-ZÀ-Ý][\w'’.-]*){1,4})"
+)
+# "CVS Pharmacy #2231", "Store No. 88": a branch number belongs to the facility's name
+_STORE_NUMBER = re.compile(r"[ \t]*(?:#|(?:Store|Branch|Location)[ \t]*#?|No\.)[ \t]*\d{2,6}(?![\w/-])")
+_CHAIN_STORE = re.compile(
+    r"(?<![\w-])(?:Walgreens|CVS|Rite[ \t-]?Aid|Walmart|Wal-Mart|Costco|Kroger|Safeway|Publix|Duane[ \t]+Reade|Boots"
+    r"|Target|Meijer|H-E-B|Hy-Vee|Wegmans|Albertsons|Giant[ \t]+Eagle|Sam['’]s[ \t]+Club|Lloyds)"
+    r"(?:[ \t]+(?:Pharmacy|Drug(?:s|[ \t]+Store)?))?[ \t]*(?:#|(?:Store|No\.)[ \t]*#?)[ \t]*\d{2,6}(?![\w/-])"
+)
+# Typed in lowercase: "bring her to st lukes urgent care", "from brookdale assisted living"
+_LOWER_SAINT = re.compile(
+    r"(?<![\w.-])(?:st|saint)\.?[ \t]+(?P<name>[a-z]{3,}(?:['’]s|s))\b"
+    r"(?:[ \t]+(?:hospital|medical[ \t]+center|urgent[ \t]+care|er|clinic|health(?:[ \t]+center)?))?(?![\w-])"
+)
+#: "at Fairhaven General", "to Mass General": a hospital called by its place and "General" alone
+_PLACE_GENERAL = re.compile(
+    r"\b(?:at|to|from|in|via)[ \t]+(?P<name>(?:[A-Z][a-z]+[ \t]+){1,2}General)\b"
+    r"(?![ \t]+(?:[A-Z]|surgery|medicine|anesthesia|practice|pediatrics|hospital|medical|health))"
+)
+_NOT_A_HOSPITAL_GENERAL = frozenset({"Attorney", "Surgeon", "Consul", "Secretary"})
+#: "St. Brendan's", "ST COLUMBA REGIONAL", "Saint Luke's Health": a saint's name that a facility bears
+_SAINT_FACILITY = re.compile(
+    r"(?<![\w.-])(?:St|ST|Saint|SAINT|Ste)\.?[ \t]+(?P<name>[A-Z][A-Za-z]{2,}(?:['’]s)?)"
+    r"(?P<type>[ \t]+(?:Regional|REGIONAL|General|GENERAL|Memorial|MEMORIAL|Medical[ \t]+Cent(?:er|re)|MEDICAL[ \t]+CENTER|Hospital|HOSPITAL"
+    r"|Health|HEALTH|Infirmary|Clinic|CLINIC))?(?![\w-])"
+)
+#: "St. John's wort", "St. Patrick's Day", "St. Vitus dance": what follows shows the saint names no facility
+_NOT_SAINT_FACILITY_AFTER = re.compile(r"[ \t]+(?i:wort|day|dance|fire|eve)\b")
+#: "CVS on Route 9", "Walgreens on Fremont Ave": a chain store named by its street is one facility
+_CHAIN_ON = re.compile(
+    r"(?<![\w-])(?:Walgreens|CVS|Rite[ \t-]?Aid|Walmart|Costco|Kroger|Safeway|Publix|Duane[ \t]+Reade|Boots|Target|Meijer|Hy-Vee"
+    r"|Wegmans|Albertsons|Giant[ \t]+Eagle)(?:[ \t]+(?:Pharmacy|Drug(?:s|[ \t]+Store)?))?[ \t]+(?:on|off)[ \t]+"
+    r"(?:(?:Route|Rte\.?|Highway|Hwy\.?)[ \t]*\d{1,4}[A-Z]?"
+    r"|(?:[A-Z][a-z'’]+[ \t]+){1,2}(?:Ave|Avenue|St|Street|Rd|Road|Blvd|Boulevard|Ln|Lane|Pkwy|Parkway|Dr|Drive|Pike|Way)\b\.?(?![ \t]+[A-Z]))"
+)
+_LOWER_CARE_HOME = re.compile(
+    r"(?<![\w-])(?P<name>[a-z]{4,})[ \t]+(?:assisted[ \t]+living|nursing[ \t]+home|senior[ \t]+living|rehab[ \t]+center|manor)\b"
+)
+_FAC_OF = re.compile(
+    r"(?<![\w])(?P<type>(?:Hospital|Medical[ \t]+Center|Clinic|Infirmary|University|Health[ \t]+System))[ \t]+of[ \t]+(?:the[ \t]+)?"
+    r"(?P<rest>(?:[A-Z][\w'’.-]*[ \t]*(?:of[ \t]+)?){1,5})"
+)
+_FAC_TRIM = rule_list("facilities", "trim_words")
+_GENERIC_FACILITY_WORDS = rule_list("facilities", "generic_words")
+
+
+_ACRONYM = re.compile(r"(?<![\w&-])(?P<acr>[A-Z][A-Z&]{1,6}[A-Z])(?![\w&-])")
+_ACRONYM_CUE = re.compile(
+    r"\b(?:presented|presents|presenting|transferred|transfer|admitted|admission|discharged|discharge|disposition|returned|sent|"
+    r"brought|taken|referred|evaluated|seen|treated|hospitali[sz]ed|followed|follow[- ]?up|f/u|appointment|appt|scheduled|"
+    r"works|employed|dr\.?)\b",
+    re.IGNORECASE,
+)
+
+
+def _type_capitalised(m: re.Match[str]) -> bool:
+    return all(w[0].isupper() for w in m.group("type").split() if w.lower() not in ("of", "and", "&"))
+
+
+def _facility_matches(text: str):
+    """Facility matches; "the Beaumont Hospital neurology clinic" falls back to the capitalised "Beaumont Hospital"."""
+    for m in _FACILITY.finditer(text):
+        if _type_capitalised(m):
+            yield m
+            continue
+        end = m.start("type")
+        while end > m.start() and text[end - 1] in " \t":
+            end -= 1
+        inner = _FACILITY.search(text, m.start(), end)
+        if inner and _type_capitalised(inner):
+            yield inner
+
+
+class FacilityRecognizer(RuleRecognizer):
+    """Facility names with their type words: ``Mercy General Hospital``, ``St. Brigid's Skilled Nursing``."""
+
+    name = "facility"
+    version = "1"
+    categories = frozenset({Category.HOSPITAL})
+
+    def __init__(self, resources: GazetteerResources | None = None) -> None:
+        self.resources = resources or default_resources()
+
+    def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
+        lex = self.resources.lexicon
+        out: list[Span] = []
+        for m in _facility_matches(text):
+            type_words = [w for w in m.group("type").split() if w.lower() not in ("of", "and", "&")]
+            if not all(w[0].isupper() for w in type_words):
+                continue  # "Routine Dental care": a type written in lowercase is ordinary prose
+            if _NOT_A_NAME_AFTER.match(text, m.end("type")):
+                continue  # "Hospital number", "LAD. Hospital course" are prose
+            if text[m.end("type") : m.end("type") + 1] == ":" and not text[text.rfind("\n", 0, m.start()) + 1 : m.start()].strip():
+                continue  # "Recent Labs:", "Discharge Pharmacy:" at the start of a line are section labels
+            words = list(re.finditer(r"\S+", m.group("name")))
+            keep = 0
+            for i, w in enumerate(words):
+                if w.group(0).endswith(".") and len(w.group(0)) > 4 and w.group(0)[:-1].isalpha():
+                    keep = i + 1  # "negative Babinski. Labs at discharge": the name starts after the sentence
+            while keep < len(words):
+                w = words[keep].group(0).rstrip(".,")
+                low = w.lower()
+                if keep + 1 < len(words) and words[keep + 1].group(0) in ("County", "Parish", "City", "Township") and w[:1].isupper():
+                    break  # "Will County Occupational Medicine": a place name that is also a word
+                if low in _FAC_TRIM or (lex.is_stop(low) and low not in _GENERIC_FACILITY_WORDS) or (len(w) == 1 and w.isascii()):
+                    keep += 1
+                    continue
+                if lex.is_clinical(low) and low not in _GENERIC_FACILITY_WORDS:
+                    keep += 1  # "CK AM LABS", "HR. GI": a clinical abbreviation before a type word is no name
+                    continue
+                if low.endswith("ed") and lex.is_common_word(low, strict=True) and not lex.is_name(low):
+                    keep += 1  # "Recommended Home Care": a verb before the name
+                    continue
+                break
+            if keep >= len(words):
+                continue
+            remaining = [w.group(0).rstrip(".,").lower() for w in words[keep:]]
+            if all(w in _GENERIC_FACILITY_WORDS or w in ("of", "the", "and", "&") for w in remaining):
+                continue
+            if caps_line_at(text, m.start()) and (
+                all(w in ("of", "the", "and", "&", "for") or (lex.is_common_word(w, strict=True) and not lex.is_name(w)) for w in remaining)
+                or (lex.is_clinical(type_words[-1]) and all(len(w) <= 3 for w in remaining))
+            ):
+                # "CASE MANAGEMENT FOR REHAB", "HR 90'S ST. GI: ...": in capitals, ordinary words or an
+                # abbreviation before a type word that is itself clinical are no facility's name
+                continue
+            if m.group("type").split()[-1].lower() in _WEAK_FAC_TYPES:
+                proper = [w for w in remaining if w not in ("of", "the", "and", "&", "for")]
+                if all(_ADJECTIVE_END.search(w) or w in _GENERIC_FACILITY_WORDS for w in proper) or (
+                    len(proper) < 2 and lex.is_common_word(proper[0], strict=True)
+                ):
+                    continue  # "Plastic Surgery", "Consult Service": a specialty, not a place
+            start = m.start("name") + words[keep].start()
+            end = m.end("of") if m.group("of") else m.end("type")
+            if TITLE_BEFORE_NAME.search(text[max(0, start - 6) : start]):
+                # "Dr. Hannelore Brisk of Cedar Ridge Health": the person is not part of the facility
+                cut = re.search(r"[ \t](?:of|at|from)[ \t]+", text[start : m.start("type")], _I)
+                if not cut:
+                    continue
+                start += cut.end()
+            store = _STORE_NUMBER.match(text, end)
+            if store:
+                end = store.end()
+            campus = _CAMPUS.match(text, end)
+            if campus:
+                end = campus.end()
+            end += self._branch_city(text, end)
+            out.append(Span(start, end, Category.HOSPITAL, 0.8, "facility/typed"))
+        for m in _FAC_PREFIX.finditer(text):
+            words = list(re.finditer(r"\S+", m.group("rest")))
+            keep = 0
+            for w in words:
+                low = w.group(0).rstrip(".,").lower()
+                if low in _GENERIC_FACILITY_WORDS or low in _FAC_TRIM or (lex.is_stop(low) and not lex.is_name(low)):
+                    break
+                keep += 1
+            if keep:
+                end = m.start("rest") + words[keep - 1].end()
+                out.append(Span(m.start(), end, Category.HOSPITAL, 0.75, "facility/prefix"))
+        for m in _FAC_OF.finditer(text):
+            rest = m.group("rest").rstrip()
+            if not rest:
+                continue
+            out.append(Span(m.start(), m.start("rest") + len(rest), Category.HOSPITAL, 0.75, "facility/of"))
+        for m in _CHAIN_STORE.finditer(text):
+            out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.8, "facility/store"))
+        for m in _CHAIN_ON.finditer(text):
+            out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.8, "facility/store_street"))
+        for m in _LOWER_SAINT.finditer(text):
+            name = m.group("name")
+            stem = re.sub(r"['’]?s$", "", name)
+            if lex.is_first(stem) or lex.is_first(name):
+                out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_saint"))
+        for m in _PLACE_GENERAL.finditer(text):
+            head = m.group("name").split()[0]
+            if not (lex.is_stop(head) or lex.is_common_word(head, strict=True) or head in _NOT_A_HOSPITAL_GENERAL):
+                out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/general"))
+        for m in _SAINT_FACILITY.finditer(text):
+            if _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name")):
+                continue
+            if m.group("type") or m.group("name").endswith(("'s", "’s")):
+                out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/saint"))
+        for m in _LOWER_CARE_HOME.finditer(text):
+            if not (lex.is_common_word(m.group("name")) or lex.is_stop(m.group("name"))):
+                out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_home"))
+        out.extend(self._acronyms(text))
+        return out
+
+    def _branch_city(self, text: str, end: int) -> int:
+        """Length of a known city written right after a facility ("Kindred Hospital San Antonio"), else 0."""
+        m = re.match(r"[ \t]+([A-Z][a-z]+)(?:[ \t]+([A-Z][a-z]+))?\b", text[end : end + 40])
+        if not m:
+            return 0
+        if m.group(2) and f"{m.group(1)} {m.group(2)}".lower() in us_cities():
+            return m.end()
+        word = m.group(1).lower()
+        if word in us_cities() and not self.resources.lexicon.is_common_word(word, strict=True) and not self.resources.lexicon.is_name(word):
+            return m.end(1)
+        return 0
+
+    def _acronyms(self, text: str) -> list[Span]:
+        """``presented to HRMC``, ``To: LNRC``: a short form where a facility is expected."""
+        out = []
+        lex = self.resources.lexicon
+        for m in _ACRONYM.finditer(text):
+            acr = m.group("acr")
+            if acr in CLINICAL_ACRONYMS or len(acr) > 6 or lex.is_common_word(acr):
+                continue  # "TRANSFER TO FLOOR", "AT HOME", "TO MICU" are words, not short forms
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            before = text[max(line_start, m.start() - 50) : m.start()]
+            if not re.search(r"\b(?:to|from|at|in)[ \t]*:?[ \t]+(?:the[ \t]+)?$", before, re.IGNORECASE):
+                continue
+            if _ACRONYM_CUE.search(before):
+                out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.6, "facility/acronym"))
+        return out

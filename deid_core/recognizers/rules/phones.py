@@ -1,0 +1,173 @@
+"""Unit ``phone``: telephone, fax and pager numbers, North American and international.
+
+A bare run of digits is a phone only after a phone word (``call``, ``cell``)
+or in a phone's own shape; one after an identifier's label (``NHS No.``)
+is left to the ``id`` unit.  Tests: ``tests/rules/test_phones.py``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from deid_core.recognizers.rules.base import PatternRecognizer, PatternRule
+from deid_core.recognizers.rules.nearby import digit_count
+from deid_core.spans import Category
+
+_I = re.IGNORECASE
+
+
+_EXT_REQUIRED = r"[ \t]*,?[ \t]*(?:x|ext\.?|extension|#)[ \t]*\d{1,6}(?!\d)"
+_EXT = rf"(?:{_EXT_REQUIRED})?"
+_PHONE_END = rf"(?:{_EXT_REQUIRED}|(?![\w/-]|\.\d))"
+_PHONE_LABEL_LONG = (
+    r"\b(?:phone|ph|t[ée]l|t[ée]l[ée]phone|telephone|cell|cellphone|mobile|mob|home|work|fax|facsimile|contact|call(?:ed)?|reach(?:ed)?|text|number)"
+)
+_PHONE_LABEL_SHORT = r"\b(?:pager|pgr|beeper|bpr|bleep|blp|page|paged|ext|extension)"
+_PHONE_WORDS_BEFORE = re.compile(
+    r"\b(?:phone|phoned|ph|t[ée]l|telephone|cell|cellphone|mobile|mob|call|called|calling|reach|reached|contact|text|texted|fax|faxed|ring|"
+    r"pager|beeper|bleep|page|paged|number|voicemail|vm|line|hotline|home|work|office)\b[^\n]{0,30}$",
+    _I,
+)
+
+
+#: words that label an identifier: a phone-shaped number after them is the identifier ("NHS No. 485 777 3456")
+_ID_WORD_BEFORE = re.compile(
+    r"(?:\b(?:NHS|CHI|MRN|SSN|SIN|medicare|medicaid|policy|member|subscriber|account|acct|claim|RAMQ|OHIP|IHI|URN|NPI|DEA)\b\.?"
+    r"[ \t]*(?:no\.?|number|num|#|id)?"
+    r"|\b(?:MR|UR|hosp(?:ital)?|clinic|chart|record|case|group|licen[cs]e|patient|pt)\b\.?[ \t]*(?:no\.?|number|num|#|id)|\bID)"
+    r"[ \t]*[:#.=|]?[ \t]*$",
+    re.IGNORECASE,
+)
+
+
+def _not_id_labelled(text: str, m: re.Match[str]) -> bool:
+    return not _ID_WORD_BEFORE.search(text[max(0, m.start() - 24) : m.start()])
+
+
+_PHONE_RULES: tuple[PatternRule, ...] = (
+    PatternRule(
+        "nanp",
+        Category.PHONE,
+        re.compile(
+            r"(?<![\w.+/-])(?:\+?1[ \t.-]?)?(?:\(\d{3}\)[ \t]?|\d{3}[ \t./-])\d{3}[ \t.-]\d{4}" + _PHONE_END,
+            _I,
+        ),
+        score=0.95,
+        accept=_not_id_labelled,
+    ),
+    PatternRule(
+        "international",
+        Category.PHONE,
+        re.compile(r"(?<![\w+])\+[1-9]\d{0,2}(?:[ \t.-]?\(?\d{1,4}\)?){2,5}(?![\w])" + _EXT),
+        score=0.9,
+        accept=lambda text, m: 8 <= digit_count(m.group(0)) <= 16,
+    ),
+    PatternRule(
+        "labelled",
+        Category.PHONE,
+        re.compile(
+            _PHONE_LABEL_LONG
+            + r"\b\.?[ \t]*(?:(?:is|at|me\s+at|back\s+at|number|no\.?|#)[ \t]*)*[:#=]?[ \t]*"
+            r"(?P<v>(?:\d{3}[ \t.-]\d{4}|\d{10}|\d{3}\.\d{3}\.\d{4})" + _PHONE_END + ")",
+            _I,
+        ),
+        score=0.85,
+        group="v",
+    ),
+    PatternRule(
+        "pager",
+        Category.PHONE,
+        re.compile(
+            _PHONE_LABEL_SHORT + r"\b\.?[ \t]*(?:#|no\.?|number)?[ \t]*[:#]?[ \t]*(?P<v>\d{1,2}-\d{4}|\d{4,5}|\d{3}-\d{4}|\d{10})(?![\w/-]|\.\d)",
+            _I,
+        ),
+        score=0.85,
+        group="v",
+    ),
+)
+
+
+def _bare_phone_ok(text: str, m: re.Match[str]) -> bool:
+    return bool(_PHONE_WORDS_BEFORE.search(text[max(0, m.start() - 45) : m.start()]))
+
+
+_PHONE_RULES = _PHONE_RULES + (
+    PatternRule(
+        "bare_ten_digits",
+        Category.PHONE,
+        re.compile(r"(?<![\w./:,+-])(?:\+?1)?[2-9]\d{2}[2-9]\d{6}(?![\w/:-]|[.,]\d)" + _EXT),
+        score=0.8,
+        accept=_bare_phone_ok,
+    ),
+    # "LICSW, x5521": an extension on its own after a name or a comma
+    PatternRule(
+        "extension",
+        Category.PHONE,
+        re.compile(r"(?:(?<=, )|(?<=,)|(?<=\n))x[ \t]?(?P<v>\d{4,5})\b(?![ \t]*(?:mg|mcg|ml|units?|cells|times|/))", _I),
+        score=0.6,
+        group="v",
+    ),
+    # An unlabelled ten-digit number shaped like a US phone number is more often a phone than an ID.
+    PatternRule(
+        "bare_nanp",
+        Category.PHONE,
+        re.compile(r"(?<![\w./:,+#-])[2-9]\d{2}[2-9]\d{6}(?![\w/:-]|[.,]\d)"),
+        score=0.55,
+    ),
+)
+
+
+def _local_phone_ok(text: str, m: re.Match[str]) -> bool:
+    v = m.group(0)
+    if not 8 <= digit_count(v) <= 11 or not _bare_phone_ok(text, m) or not _not_id_labelled(text, m):
+        return False
+    groups = re.findall(r"\d+", v)
+    # "01 02 2024" is a date written with spaces
+    return not (len(groups) == 3 and len(groups[2]) == 4 and groups[2][:2] in ("19", "20") and int(groups[1]) <= 12)
+
+
+_PHONE_RULES = _PHONE_RULES + (
+    # Trunk-prefixed numbers outside North America: "(07) 5555 0142", "0412 555 018", "061 555 018", "020 7946 0958"
+    PatternRule(
+        "trunk_prefixed",
+        Category.PHONE,
+        re.compile(r"(?<![\w+/.:-])(?:\(0\d{1,4}\)|0\d{1,4})(?:[ \t.-]?\d{2,4}){2,3}(?![\w/:-]|[.,]\d)" + _EXT),
+        score=0.8,
+        accept=_local_phone_ok,
+    ),
+)
+
+
+def _spaced_trunk_ok(text: str, m: re.Match[str]) -> bool:
+    return 10 <= digit_count(m.group(0)) <= 11 and _not_id_labelled(text, m)
+
+
+_PHONE_RULES = _PHONE_RULES + (
+    # "07700 900461", "0131 555 0140", "020 7946 0958": spaced trunk-prefixed numbers of ten or eleven digits need no cue
+    PatternRule(
+        "trunk_spaced",
+        Category.PHONE,
+        re.compile(r"(?<![\w+/.:-])0\d{2,4}[ \t](?:\d{6}|\d{3,4}[ \t]\d{3,4})(?![\w/:-]|[.,]\d|[ \t]\d)" + _EXT),
+        score=0.75,
+        accept=_spaced_trunk_ok,
+    ),
+    # "212- 476- 8356", "410 / 202 6694": a US number typed with loose separators, spaces around them
+    PatternRule(
+        "nanp_spaced",
+        Category.PHONE,
+        re.compile(r"(?<![\w.+/-])\(?[2-9]\d{2}\)?(?:[ \t]*[-./][ \t]+|[ \t]+[-./][ \t]*)[2-9]\d{2}[ \t]*[-./]?[ \t]*\d{4}(?![\w/-]|[.,]\d)"),
+        score=0.8,
+        accept=_not_id_labelled,
+    ),
+    # "call after rounds x4-5521": an internal extension with its exchange digit
+    PatternRule(
+        "extension_dashed",
+        Category.PHONE,
+        re.compile(r"(?<![\w-])x[ \t]?\d{1,2}-\d{4}(?![\w-])"),
+        score=0.7,
+    ),
+)
+
+
+def phone_recognizer() -> PatternRecognizer:
+    return PatternRecognizer("phone", _PHONE_RULES)

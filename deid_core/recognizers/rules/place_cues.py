@@ -1,0 +1,83 @@
+"""Unit ``place_cue``: towns no list holds, after ``lives in``, ``moved from``, ``born in``.
+
+A bare ``from X``/``in X`` counts only when X is no word, name, drug or
+eponym and the verb before it is not one that takes a thing (``weaned from
+Bipap``).  Lists: ``deid_core/data/rules/place_cues/``.  Tests: ``tests/rules/test_place_cues.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from deid_core.recognizers.base import NoteContext, RuleRecognizer
+from deid_core.recognizers.gazetteer import GazetteerResources, default_resources
+from deid_core.recognizers.lexicon import rule_list
+from deid_core.recognizers.rules.common_words import DRUG_SUFFIX, FUNCTION_WORDS, TITLE_BEFORE_NAME
+from deid_core.spans import Category, Span
+
+
+_PLACE_AFTER_CUE = re.compile(
+    r"\b(?:lives|living|live|resides|residing|reside|mov(?:ed|ing)(?:[ \t]+here)?|relocat(?:ed|ing)(?:[ \t]+here)?|born|raised|grew[ \t]+up"
+    r"|(?:at|from)[ \t]+home|resident[ \t]+of|returned[ \t]+(?:home[ \t]+)?(?:to|from)|transferred[ \t]+from"
+    r"|is[ \t]+from|are[ \t]+from|originally[ \t]+from|native[ \t]+of|visiting(?:[ \t]+from)?|travel(?:l)?ed|trip|vacation(?:ed|ing)?"
+    r"|hometown(?:[ \t]+(?:of|is))?|works[ \t]+in|emigrated|immigrated)"
+    r"(?:[ \t]+(?:in|to|from|near|of|back[ \t]+to|back[ \t]+from|up[ \t]+in))?[ \t]+(?:the[ \t]+(?:city|town|village)[ \t]+of[ \t]+)?"
+    r"(?P<place>(?:(?:St\.|Ft\.|Mt\.|[A-Z][a-zA-Z'’-]+)[ \t]+){0,2}[A-Z][a-zA-Z'’-]+)"
+    r"(?P<state>,[ \t]*(?:[A-Z]{2}\b|[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)?))?",
+)
+
+
+#: "a retired teacher from Wapakoneta", "died in Tuscarora": a town no list holds, after a bare preposition;
+#: it must end the phrase (a capitalised word after it makes a facility: "from Brookhaven Memorial")
+_PLACE_BARE = re.compile(r"(?<![\w-])(?P<verb>[A-Za-z]+[ \t]+)?(?:from|in)[ \t]+(?P<place>[A-Z][a-z]{3,}(?:-[A-Z][a-z]+)?)(?=[ \t]*(?:[,.;:)(\n]|$|[ \t]+[a-z(]))")
+
+
+#: "weaned from Bipap", "switched from Humira", "results in MyChart": the thing after the verb is no place
+_NOT_PLACE_VERBS = rule_list("place_cues", "not_place_verbs")
+
+
+class PlaceCueRecognizer(RuleRecognizer):
+    """Places after ``lives in``, ``moved from``, ``born in``: towns no list holds."""
+
+    name = "place_cue"
+    version = "1"
+    categories = frozenset({Category.LOCATION})
+
+    def __init__(self, resources: GazetteerResources | None = None) -> None:
+        self.resources = resources or default_resources()
+
+    def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
+        lex = self.resources.lexicon
+        out = []
+        for m in _PLACE_AFTER_CUE.finditer(text):
+            base = m.start("place")
+            words = list(re.finditer(r"\S+", m.group("place")))
+            kept = []
+            for w in words:
+                word = w.group(0)
+                if word.lower() in FUNCTION_WORDS or (lex.is_stop(word) and not kept):
+                    break
+                kept.append(w)
+            if not kept or (len(kept) == 1 and lex.is_common_word(kept[0].group(0), strict=True)):
+                continue
+            end = base + kept[-1].end()
+            state = m.group("state")
+            if state and len(kept) == len(words):
+                end = m.end("state")  # "moved to Dover, Delaware": the town and its state are one place
+            out.append(Span(base + kept[0].start(), end, Category.LOCATION, 0.65, "place_cue"))
+        for m in _PLACE_BARE.finditer(text):
+            word = m.group("place")
+            low = word.lower()
+            if (
+                lex.is_common_word(word)
+                or lex.is_name(low)
+                or lex.is_stop(low)
+                or lex.is_eponym(word)
+                or DRUG_SUFFIX.search(low)
+                or TITLE_BEFORE_NAME.search(text[max(0, m.start() - 8) : m.start()])
+                or (m.group("verb") or "").strip().lower() in _NOT_PLACE_VERBS
+            ):
+                continue  # "in Lasix", "from Tillman": a word, a drug or a person
+            out.append(Span(m.start("place"), m.end("place"), Category.LOCATION, 0.6, "place_cue/bare"))
+        return out

@@ -1,0 +1,30 @@
+"""Unit ``address``."""
+
+from deid_core.spans import Category
+
+
+def test_street_address_with_city_state_and_zip_is_one_span(detect, unit_finds):
+    text = "Lives at 1187 Juniper Hollow Rd, Salem, OR 97301."
+    assert "1187 Juniper Hollow Rd, Salem, OR 97301" in unit_finds("address", text)
+    assert detect(text) == {"1187 Juniper Hollow Rd, Salem, OR 97301": Category.LOCATION}
+
+
+def test_po_box_and_room_are_locations(unit_finds):
+    assert unit_finds("address", "Mail to PO Box 4412. Pt transferred to Room 5112.") == {
+        "PO Box 4412": Category.LOCATION,
+        "Room 5112": Category.LOCATION,
+    }
+
+
+def test_credential_after_a_name_is_not_a_state(unit_finds):
+    assert unit_finds("address", "Eleanor Whitcombe, MD signed. Dr. Lopez, PA") == {}
+
+
+def test_county_after_an_article_is_no_county_name(unit_finds):
+    assert unit_finds("address", "the County nurse") == {}
+
+
+def test_switched_off_street_addresses_are_not_detected(detect):
+    text = "Mail to PO Box 4412."
+    assert detect(text) == {"PO Box 4412": Category.LOCATION}
+    assert detect(text, without="address") == {}

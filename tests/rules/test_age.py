@@ -1,0 +1,29 @@
+"""Unit ``age``."""
+
+from deid_core.spans import Category
+
+
+def test_age_with_its_unit_is_one_span(unit_finds):
+    assert unit_finds("age", "67 y/o male with CHF.") == {"67 y/o": Category.AGE}
+
+
+def test_bare_number_said_of_the_patient_is_an_age(unit_finds):
+    assert unit_finds("age", "She is 79 and lives alone.") == {"79": Category.AGE}
+
+
+def test_labelled_age_is_the_value_without_its_label(unit_finds):
+    assert unit_finds("age", "Age: 54") == {"54": Category.AGE}
+
+
+def test_french_gauge_size_is_not_an_age_and_sex(unit_finds):
+    assert unit_finds("age", "Placed 14F Foley.") == {}
+
+
+def test_gestational_age_and_a_vital_in_a_decade_are_not_ages(unit_finds):
+    assert unit_finds("age", "gestational age 32 weeks; sats in the 80s") == {}
+
+
+def test_switched_off_ages_are_not_detected(detect):
+    text = "67 y/o male with CHF."
+    assert detect(text) == {"67 y/o": Category.AGE}
+    assert detect(text, without="age") == {}

@@ -1,0 +1,33 @@
+"""Unit ``date``."""
+
+from deid_core.spans import Category
+
+
+def test_full_numeric_date_is_a_date(unit_finds):
+    assert unit_finds("date", "Seen 03/14/2019 in clinic.") == {"03/14/2019": Category.DATE}
+
+
+def test_bare_month_day_after_a_clinical_event_is_a_date(unit_finds):
+    assert unit_finds("date", "Surgery 3/4, doing well.") == {"3/4": Category.DATE}
+
+
+def test_bare_month_day_past_twelve_needs_no_cue(unit_finds):
+    assert unit_finds("date", "Discharged 3/18.") == {"3/18": Category.DATE}
+
+
+def test_strength_score_and_ventilator_setting_are_not_dates(unit_finds):
+    assert unit_finds("date", "Motor strength 4/5 in all extremities. PEEP 5/10.") == {}
+
+
+def test_lowercase_may_is_a_verb_not_a_month(unit_finds):
+    assert unit_finds("date", "She may return next week.") == {}
+
+
+def test_military_time_after_since_is_not_a_year(unit_finds):
+    assert unit_finds("date", "off sedation since 2015") == {}
+
+
+def test_switched_off_dates_are_not_detected(detect):
+    text = "Seen 03/14/2019 in clinic."
+    assert detect(text) == {"03/14/2019": Category.DATE}
+    assert detect(text, without="date") == {}

@@ -1,0 +1,27 @@
+"""Unit ``facility``."""
+
+from deid_core.spans import Category
+
+
+def test_name_with_a_facility_type_word_is_a_hospital(unit_finds):
+    assert unit_finds("facility", "Transferred from Mercy General Hospital yesterday.") == {
+        "Mercy General Hospital": Category.HOSPITAL
+    }
+
+
+def test_short_form_after_presented_to_is_a_hospital(unit_finds):
+    assert unit_finds("facility", "presented to HRMC with chest pain") == {"HRMC": Category.HOSPITAL}
+
+
+def test_specialty_or_service_is_no_facility(unit_finds):
+    assert unit_finds("facility", "Plastic Surgery consulted. Cardiology Clinic follow up.") == {}
+
+
+def test_clinical_unit_and_saint_named_herb_are_no_facility(unit_finds):
+    assert unit_finds("facility", "TRANSFER TO MICU. St. John's wort daily.") == {}
+
+
+def test_switched_off_facility_names_are_not_detected(detect):
+    text = "Transferred from Mercy General Hospital yesterday."
+    assert detect(text) == {"Mercy General Hospital": Category.HOSPITAL}
+    assert detect(text, without="facility") == {}

@@ -1,0 +1,20 @@
+"""Unit ``gazetteer``."""
+
+from deid_core.spans import Category
+
+
+def test_listed_hospital_and_country_are_found_by_the_lists(unit_finds):
+    assert unit_finds("gazetteer", "Followed at Mass General. Travelled to Mexico last year.") == {
+        "Mass General": Category.HOSPITAL,
+        "Mexico": Category.LOCATION,
+    }
+
+
+def test_listed_state_that_is_also_a_given_name_needs_a_place_cue(unit_finds):
+    assert unit_finds("gazetteer", "Virginia is her nurse.") == {}
+
+
+def test_switched_off_listed_places_are_not_detected(detect):
+    text = "Followed at Mass General."
+    assert detect(text) == {"Mass General": Category.HOSPITAL}
+    assert detect(text, without="gazetteer") == {}

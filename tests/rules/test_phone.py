@@ -1,0 +1,26 @@
+"""Unit ``phone``."""
+
+from deid_core.spans import Category
+
+
+def test_north_american_number_is_a_phone(unit_finds):
+    assert unit_finds("phone", "Call me at (617) 555-0142.") == {"(617) 555-0142": Category.PHONE}
+
+
+def test_short_pager_number_after_its_label_is_a_phone(unit_finds):
+    assert unit_finds("phone", "pager 4-1234") == {"4-1234": Category.PHONE}
+
+
+def test_number_after_an_identifier_label_is_left_to_the_id_unit(unit_finds, detect):
+    assert unit_finds("phone", "NHS No. 485 777 3456") == {}
+    assert detect("NHS No. 485 777 3456") == {"485 777 3456": Category.ID}
+
+
+def test_dose_and_count_are_not_phones(unit_finds):
+    assert unit_finds("phone", "Given 325 mg x 2") == {}
+
+
+def test_switched_off_phones_are_not_detected(detect):
+    text = "Call me at (617) 555-0142."
+    assert detect(text) == {"(617) 555-0142": Category.PHONE}
+    assert detect(text, without="phone") == {}
