@@ -153,6 +153,11 @@ def test_ipv6_keeps_version_class_and_group_layout(web, address):
     assert [len(g) for g in out.split(":")] == [len(g) for g in text.split(":")]
 
 
+def test_an_email_whose_host_is_only_generic_labels_still_gets_a_new_host(web):
+    out = web.replace("jdoe@www.org")
+    assert out.endswith(".org") and out.split("@")[1] != "www.org" and "jdoe" not in out
+
+
 @PROPERTY
 @given(local=_joined, host=_host)
 def test_email_keeps_tld_and_layout_and_drops_long_tokens(web, local, host):

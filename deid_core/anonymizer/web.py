@@ -210,7 +210,7 @@ class WebSurrogates:
         m = _EMAIL.fullmatch(text)
         if m is None:
             raise WebSurrogateError("not an email address")
-        return self._local(m.group("local")) + "@" + self._host(m.group("domain"))
+        return self._local(m.group("local")) + "@" + self._host(m.group("domain"), generic_too=True)
 
     def handle(self, text: str) -> str:
         """A user handle of the same shape: "@jdoe88" -> "@" and keyed runs; "@user@host" too."""
@@ -356,9 +356,10 @@ class WebSurrogates:
     def _local(self, local: str) -> str:
         return self._words(local, self._names, "._+-")
 
-    def _host(self, host: str, *, may_keep: bool = False) -> str:
+    def _host(self, host: str, *, may_keep: bool = False, generic_too: bool = False) -> str:
         """Keyed host labels; with ``may_keep`` (a URL with more to replace), a host of
-        only generic labels and a suffix ("www.www.org") says nothing and stays."""
+        only generic labels and a suffix ("www.www.org") says nothing and stays; with
+        ``generic_too`` (an email's host, part of one person's address) such labels are replaced."""
         labels = host.split(".")
         if any(_LABEL.fullmatch(label) is None for label in labels):
             raise WebSurrogateError("malformed host name")
@@ -375,6 +376,9 @@ class WebSurrogates:
             else:
                 out.append(self._words(label, self._hosts, "-"))
                 replaced = True
+        if not replaced and generic_too:
+            out = [self._words(label, self._hosts, "-") if i < len(labels) - keep else label for i, label in enumerate(labels)]
+            replaced = out != labels
         if not replaced and not may_keep:
             raise WebSurrogateError("host has no label to replace")
         return ".".join(out)
