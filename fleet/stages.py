@@ -40,6 +40,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from deid_core.anonymizer.engine import Anonymizer
 from deid_core.detection import run_isolated
+from deid_core.environment import ENCODER_DIR
 from deid_core.keys import StudyKey
 from deid_core.known import KnownSet
 from deid_core.leaks import Leak, summarize
@@ -246,7 +247,7 @@ def error_text(exc: BaseException) -> str:
 # -- stage bodies: (context, session, batch, config, notes) -> {note_id: _Ok | exception}, component, detail
 
 
-_DETECTORS: dict[tuple[str, str, str], MixedDetector] = {}
+_DETECTORS: dict[tuple[str, str, str, str], MixedDetector] = {}
 _DETECTORS_LOCK = threading.Lock()
 
 
@@ -258,7 +259,7 @@ def detector_for(config: PipelineConfig, models: Mapping[str, ModelSpec], device
     ``[fleet.models.KIND]`` only replaces where that kind's model comes from.
     """
     ident = json.dumps({k: [v.factory, v.options] for k, v in sorted(models.items())}, sort_keys=True, default=str)
-    cache_key = (config.digest, ident, device or "")
+    cache_key = (config.digest, ident, device or "", ENCODER_DIR.get())  # the default model's place is in the environment
     with _DETECTORS_LOCK:
         found = _DETECTORS.get(cache_key)
         if found is None:

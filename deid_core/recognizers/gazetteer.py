@@ -362,8 +362,16 @@ class GazetteerRecognizer(RuleRecognizer):
             return cue and not lex.is_eponym(word)
         if cue:
             return True
-        if word.lower() in prominent_places() and lex.census_share(word) < PROMINENT_NAME_SHARE and word.lower() not in lex.ambiguous:
-            return True  # "Country of birth: Ethiopia", "Munich to Boise": a well-known place that few people are named
+        if (
+            word.lower() in prominent_places()
+            and lex.census_share(word) < PROMINENT_NAME_SHARE
+            and word.lower() not in lex.ambiguous
+            and not (lex.is_clinical(word) and not word.istitle())
+        ):
+            # "Country of birth: Ethiopia", "Munich to Boise": a well-known place that few people are named;
+            # one that is also a clinical word needs a cue unless written as a place is ("ORAL SXN" and
+            # "LIMA-LAD" are no places, "Lima -> Cusco" is)
+            return True
         return not lex.is_name(word) and not lex.is_common_word(word)
 
     def _lowercase_place_ok(self, text: str, hit: GazetteerHit) -> bool:

@@ -128,6 +128,8 @@ RELATIONS: tuple[str, ...] = (
     "cousin", "guardian", "caregiver", "friend", "neighbor", "neighbour", "roommate", "twin",
     "sibling", "child", "baby", "infant", "widow", "widower", "ex-wife", "ex-husband", "godmother",
     "godfather", "parent", "companion", "proxy", "POA", "HCP", "NOK",
+    # the short forms nursing notes write them in
+    "dtr", "dau", "gdtr", "gdau", "sis", "bro", "stepdtr",
     # Spanish, Portuguese, Italian and French, as they appear in mixed-language notes
     "hijo", "hija", "hermano", "hermana", "esposo", "esposa", "madre", "padre", "mamá", "papá", "abuela", "abuelo",
     "tía", "tío", "nieto", "nieta", "filho", "filha", "irmão", "irmã", "marido", "mãe", "pai", "figlio", "figlia",

@@ -85,8 +85,8 @@ def _dump_schema(url: str, schema: str) -> list[bytes]:
 
 
 def _standing_alone(text: str) -> re.Pattern[bytes]:
-    """The identifier as a whole token: a surrogate date 02/04/2016 must not count as "4/20"."""
-    return re.compile(rb"(?<![A-Za-z0-9])" + re.escape(text.encode()) + rb"(?![A-Za-z0-9])")
+    """The identifier as a whole token: a surrogate date 02/04/2016 must not count as "4/20", nor 04/12/20 as "12/20"."""
+    return re.compile(rb"(?<![A-Za-z0-9/])" + re.escape(text.encode()) + rb"(?![A-Za-z0-9/])")
 
 
 def _secrets(key: StudyKey) -> list[bytes]:

@@ -31,3 +31,8 @@ def test_switched_off_dates_are_not_detected(detect):
     text = "Seen 03/14/2019 in clinic."
     assert detect(text) == {"03/14/2019": Category.DATE}
     assert detect(text, without="date") == {}
+
+
+def test_a_day_of_a_course_counted_out_of_its_length_is_no_date(unit_finds):
+    assert unit_finds("date", "ID: OSELTAMIVIR DAY 6/10, IVIG DAY 3/5, bactrim day 4/21.") == {}
+    assert unit_finds("date", "LBM 11/5, cx from 10/12 pending.") == {"11/5": Category.DATE, "10/12": Category.DATE}

@@ -18,3 +18,8 @@ def test_switched_off_listed_places_are_not_detected(detect):
     text = "Followed at Mass General."
     assert detect(text) == {"Mass General": Category.HOSPITAL}
     assert detect(text, without="gazetteer") == {}
+
+
+def test_a_famous_place_that_is_a_clinical_word_needs_a_cue_unless_written_as_a_place(unit_finds):
+    assert unit_finds("gazetteer", "POD 0 CABG X4 (LIMA-LAD, SVG-OM). WEAK COUGH, ORAL SXN FOR SECRETIONS.") == {}
+    assert unit_finds("gazetteer", "Itinerary: departs Oct 12, Lima -> Cusco by bus.").get("Lima") is Category.LOCATION

@@ -28,3 +28,20 @@ def test_switched_off_cued_names_are_not_detected(detect):
     text = "Seen by Dr. Wierzbicki today."
     assert detect(text) == {"Wierzbicki": Category.DOCTOR}
     assert detect(text, without="names") == {}
+
+
+LOWER_NOTE = "no bleeding from gums or piv sites, foley draining clear yellow urine. pt's husband {} at bedside, hcp, aware of plan."
+
+
+def test_a_given_name_that_is_also_a_word_is_a_name_right_after_a_relation_in_a_lowercase_note(unit_finds):
+    assert unit_finds("names", LOWER_NOTE.format("frank")) == {"frank": Category.PATIENT}
+    assert unit_finds("names", "SON RICH CALLED AT 1400 FROM WORK, UPDATED.") == {"RICH": Category.PATIENT}
+
+
+def test_after_a_relation_a_word_listed_only_as_a_surname_or_a_modal_stays_a_word(unit_finds):
+    assert unit_finds("names", "SON PRESENT AT BEDSIDE, UPDATED ON PLAN OF CARE.") == {}
+    assert unit_finds("names", "husband will call tonight after work, number on the board.") == {}
+
+
+def test_nursing_short_forms_of_relations_are_cues(unit_finds):
+    assert unit_finds("names", "pt's dtr ellen called from home, updated on plan.") == {"ellen": Category.PATIENT}

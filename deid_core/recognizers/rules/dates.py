@@ -341,6 +341,7 @@ _WEEKDAY_AFTER = re.compile(
     rf"|,?[ \t]+(?:{_FULL_WEEKDAY}(?![\w])|(?:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\.))",
     _I,
 )
+_MD_COURSE_DAY = re.compile(r"\bday[ \t]*#?[ \t]*$", _I)
 _MD_LINE_START_AFTER = re.compile(r"^[ \t]*(?::|-[ \t]|–|—|\))")
 _MD_TRAP_BEFORE = re.compile(
     r"\b(?:bp|b/p|blood[ \t]+pressures?|pressures?|peep|ps|psv|cpap|bipap|ipap|epap|vent|ventilator|settings?|simv|prvc|"
@@ -368,6 +369,8 @@ class DateRecognizer(PatternRecognizer):
         after = line_after(text, m.end())
         if _MD_TRAP_AFTER.match(after) or _MD_TRAP_BEFORE.search(before[-24:]):
             return False
+        if _MD_COURSE_DAY.search(before) and int(m.group("a")) <= int(m.group("b")):
+            return False  # "vanco day 4/14", "IVIG DAY 3/5": a day of a course, counted out of its length
         if _MD_CUE_BEFORE.search(before) or _MD_EVENT_BEFORE.search(before) or _MD_EVENT_AFTER.match(after):
             return True
         # "full duty 3/18": a day past 12 cannot be a month, and scores out of 20, 24 or 30 are left to the traps above

@@ -325,7 +325,9 @@ class NameRecognizer(RuleRecognizer):
         if low in _MODALS or lex.is_clinical(low) or DRUG_SUFFIX.search(low):
             return False
         if is_name:
-            return header_caps or not lex.is_common_word(low)
+            # "husband frank at bedside", "son rich called": right after a relation word, a listed given
+            # name that is also a word ("SON PRESENT" is no name: "present" is listed as a surname only)
+            return header_caps or not lex.is_common_word(low) or (mode == "relation" and lex.is_first(low))
         return mode in _STRONG_CUE_MODES and not lex.is_common_word(low) and not _INFLECTED.search(low)
 
     # -------------------------------------------------------------- runs
