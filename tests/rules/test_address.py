@@ -28,3 +28,8 @@ def test_switched_off_street_addresses_are_not_detected(detect):
     text = "Mail to PO Box 4412."
     assert detect(text) == {"PO Box 4412": Category.LOCATION}
     assert detect(text, without="address") == {}
+
+
+def test_a_cell_phone_number_is_no_cell_number(detect):
+    assert detect("DTR'S CELL 410 202-6694, CALL IF CHANGES") == {"410 202-6694": Category.PHONE}
+    assert detect("Held in Cell 12 overnight.").get("Cell 12") is Category.LOCATION

@@ -24,3 +24,8 @@ def test_switched_off_phones_are_not_detected(detect):
     text = "Call me at (617) 555-0142."
     assert detect(text) == {"(617) 555-0142": Category.PHONE}
     assert detect(text, without="phone") == {}
+
+
+def test_the_number_a_person_is_paged_at_is_a_phone_but_a_time_is_not(unit_finds):
+    assert unit_finds("phone", "page ho at 5-2231 with any changes") == {"5-2231": Category.PHONE}
+    assert unit_finds("phone", "paged ho at 0200 re: low uop") == {}

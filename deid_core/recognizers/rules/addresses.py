@@ -250,8 +250,8 @@ class LocationPatternRecognizer(RuleRecognizer):
                 continue
             out.append(Span(m.start("street"), m.end("street"), Category.LOCATION, score=0.7, source="address/named_street"))
         for m in _ROOM.finditer(text):
-            if re.match(r"[-.][ \t]?\d", text[m.end() : m.end() + 3]):
-                continue  # "cell 503-555-0148" is a telephone
+            if re.match(r"[-.][ \t]?\d|[ \t]+\d{3}[-. ]\d{4}(?!\d)", text[m.end() : m.end() + 12]):
+                continue  # "cell 503-555-0148", "CELL 410 202-6694" are telephones
             if _POST_OP_DAY.fullmatch(m.group(0)):
                 continue  # "s/p cabg, pod #2", "AMBULATE POD 1": a post-operative day, not a bed pod
             out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.8, source="address/room"))
