@@ -607,3 +607,20 @@ def test_inline_markup_gives_exact_offsets_and_rejects_broken_braces():
     assert records[1] == {"id": "n2", "patient_id": "P1", "text": "no phi\n", "spans": []}
     with pytest.raises(MarkupError, match="n1"):
         parse_markup("=== n1 P1\nSeen {D:3/4/2021 by\n")
+
+
+def test_label_blind_counts_a_gold_span_found_only_when_wholly_covered_by_any_category():
+    from deid_core.evaluation.documents import EvalDocument
+    from deid_core.evaluation.label_blind import label_blind
+
+    text = "DTR ELLEN SOUZA CALLED FROM OHIO, LBM 11/5."
+    at = lambda value, cat: Span(text.index(value), text.index(value) + len(value), cat)  # noqa: E731
+    gold = [EvalDocument("a", text, (at("ELLEN SOUZA", Category.PATIENT), at("OHIO", Category.LOCATION), at("11/5", Category.DATE)))]
+    pred = [EvalDocument("a", text, (
+        at("ELLEN", Category.PATIENT),  # half of the name: not found
+        at("OHIO", Category.PATIENT),  # the wrong category, still found
+        at("CALLED", Category.DOCTOR),  # overlaps no gold span
+    ))]
+    lb = label_blind(gold, pred)
+    assert (lb.found, lb.gold, lb.hits, lb.predicted) == (1, 3, 2, 3)
+    assert lb.recall == pytest.approx(1 / 3) and lb.precision == pytest.approx(2 / 3)

@@ -17,6 +17,7 @@ the gold spans that hold a known value (``docs/known.md``).
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from deid_core.notes import ClinicalNote
 import argparse
 import json
@@ -29,6 +30,7 @@ from deid_core.evaluation.documents import EvalDocument, EvalInputError
 from deid_core.evaluation.metrics import PRIMARY_TAU, SENSITIVITY_TAU, EvalConfig, EvalResult, evaluate
 from deid_core.evaluation.readers import FORMATS, detect_format, load_gold, load_predictions
 from deid_core.evaluation.known import format_known_recall, known_recall
+from deid_core.evaluation.label_blind import LabelBlind, format_label_blind, label_blind
 from deid_core.evaluation.report import false_positives_json, format_false_positives, format_table, to_json
 from deid_core.evaluation.sources import FalsePositives, false_positives
 from deid_core.known import KnownError, read_known
@@ -172,8 +174,11 @@ def run(args: argparse.Namespace) -> int:
     results: list[tuple[str, EvalResult]] = []
     noise: dict[str, FalsePositives] = {}
 
+    blind: dict[str, LabelBlind] = {}
+
     def fp(name: str, docs: list[EvalDocument]) -> None:
         noise[name] = false_positives(gold, docs, config.taus[0], pool_names=config.pool_names)
+        blind[name] = label_blind(gold, docs)
 
     try:
         gold_fmt = args.gold_format or detect_format(args.gold)
@@ -200,6 +205,7 @@ def run(args: argparse.Namespace) -> int:
         print(format_table(result))
         print()
         print(format_false_positives(noise[name]))
+        print(format_label_blind(blind[name]))
         if several:
             print()
         for issue in result.issues:
@@ -213,7 +219,10 @@ def run(args: argparse.Namespace) -> int:
         print()
         print(format_known_recall(rows, tau))
     if args.json_out is not None:
-        body = {name: {**to_json(r), "false_positives": false_positives_json(noise[name])} for name, r in results}
+        body = {
+            name: {**to_json(r), "false_positives": false_positives_json(noise[name]), "label_blind": asdict(blind[name])}
+            for name, r in results
+        }
         if not several and args.mix is None:
             body = next(iter(body.values()))
         with atomic_writer(args.json_out) as fh:
