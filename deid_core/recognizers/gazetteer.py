@@ -67,6 +67,8 @@ _TOKEN = re.compile(r"[^\W_]+")
 SITE_KIND_PREFIX = "site:"
 NAME_KINDS = frozenset({"first", "last"})
 PLACE_KINDS = frozenset({"city", "county", "state", "country"})
+#: states and countries that are as often a food, a garment or a given name in a note typed in lower case
+_EVERYDAY_PLACE_WORDS = frozenset({"turkey", "chile", "jersey", "guinea", "chad", "jordan", "niger", "china"})
 
 _SPECIAL_STEMS = {
     "first_names": "first",
@@ -383,6 +385,10 @@ class GazetteerRecognizer(RuleRecognizer):
         words = [w for w in _TOKEN.findall(text[hit.start : hit.end]) if w not in _MINOR_WORDS]
         if not words or len("".join(words)) < 4 or followed_by_eponym_trigger(text, hit.end):
             return False
+        if hit.kinds & {"state", "country"} and len(words) == 1 and not lex.is_stop(words[0]) and not lex.is_clinical(words[0]):
+            # "a long car ride from florida", "son (by phone from ohio)": a state or a country after a place
+            # cue is a place in any case, unless it is as often a thing or a name ("to turkey", "from chad")
+            return words[0].lower() not in lex.ambiguous and words[0].lower() not in _EVERYDAY_PLACE_WORDS
         if _LOWER_HOME_CUE.search(before):
             if len(words) >= 2:
                 return not any(lex.is_stop(w) for w in words)  # "lives in stone mountain": a listed town of ordinary words

@@ -25,3 +25,8 @@ def test_switched_off_facility_names_are_not_detected(detect):
     text = "Transferred from Mercy General Hospital yesterday."
     assert detect(text) == {"Mercy General Hospital": Category.HOSPITAL}
     assert detect(text, without="facility") == {}
+
+
+def test_a_facility_name_starts_after_the_clause_before_it_in_any_case(unit_finds):
+    assert unit_finds("facility", "DISPO: SCREENED BY CEDAR KNOLL REHAB, BED POSSIBLE") == {"CEDAR KNOLL REHAB": Category.HOSPITAL}
+    assert unit_finds("facility", "SOCIAL: SW MET W/ WIFE, PT LIKELY TO REHAB.") == {}

@@ -23,3 +23,8 @@ def test_switched_off_listed_places_are_not_detected(detect):
 def test_a_famous_place_that_is_a_clinical_word_needs_a_cue_unless_written_as_a_place(unit_finds):
     assert unit_finds("gazetteer", "POD 0 CABG X4 (LIMA-LAD, SVG-OM). WEAK COUGH, ORAL SXN FOR SECRETIONS.") == {}
     assert unit_finds("gazetteer", "Itinerary: departs Oct 12, Lima -> Cusco by bus.").get("Lima") is Category.LOCATION
+
+
+def test_a_state_after_a_place_cue_is_a_place_in_a_lowercase_note_but_a_food_is_not(unit_finds):
+    assert unit_finds("gazetteer", "she had a long car ride from florida on the 3rd") == {"florida": Category.LOCATION}
+    assert unit_finds("gazetteer", "family went to turkey for the holiday") == {}

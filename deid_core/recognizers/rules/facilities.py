@@ -156,6 +156,10 @@ def _facility_matches(text: str):
             yield inner
 
 
+#: words that join a clause, never the words of a facility's name before its type word
+_CLAUSE_WORDS = frozenset({"to", "in", "into", "at", "by", "with", "from", "on", "is", "was", "be", "if", "when", "per"})
+
+
 class FacilityRecognizer(RuleRecognizer):
     """Facility names with their type words: ``Mercy General Hospital``, ``St. Brigid's Skilled Nursing``."""
 
@@ -197,6 +201,9 @@ class FacilityRecognizer(RuleRecognizer):
                     keep += 1  # "Recommended Home Care": a verb before the name
                     continue
                 break
+            clause = [i for i in range(keep, len(words)) if words[i].group(0).rstrip(".,").lower() in _CLAUSE_WORDS]
+            if clause:
+                keep = clause[-1] + 1  # "SCREENED BY CEDAR KNOLL REHAB", "PT LIKELY TO REHAB": the name starts after the clause
             if keep >= len(words):
                 continue
             remaining = [w.group(0).rstrip(".,").lower() for w in words[keep:]]
