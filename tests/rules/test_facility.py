@@ -30,3 +30,9 @@ def test_switched_off_facility_names_are_not_detected(detect):
 def test_a_facility_name_starts_after_the_clause_before_it_in_any_case(unit_finds):
     assert unit_finds("facility", "DISPO: SCREENED BY CEDAR KNOLL REHAB, BED POSSIBLE") == {"CEDAR KNOLL REHAB": Category.HOSPITAL}
     assert unit_finds("facility", "SOCIAL: SW MET W/ WIFE, PT LIKELY TO REHAB.") == {}
+
+
+def test_a_long_term_acute_care_hospital_is_named_by_the_word_before_it_in_any_case(unit_finds):
+    assert unit_finds("facility", "family prefers meadowbrook ltac because it is closer") == {"meadowbrook ltac": Category.HOSPITAL}
+    assert unit_finds("facility", "DISPO: NORTHGATE LTACH VS SNF") == {"NORTHGATE LTACH": Category.HOSPITAL}
+    assert unit_finds("facility", "awaiting ltach bed") == {}
