@@ -153,6 +153,14 @@ def test_ipv6_keeps_version_class_and_group_layout(web, address):
     assert [len(g) for g in out.split(":")] == [len(g) for g in text.split(":")]
 
 
+def test_a_public_ipv6_address_gets_a_public_surrogate_under_every_key():
+    from deid_core.keys import StudyKey
+
+    for i in range(200):  # one draw in eight would leave 2000::/3 if the first digit were free
+        out = WebSurrogates(StudyKey.generate(f"k{i}").subkey(Purpose.WEB)).replace("2a00::3a:2df0:b33:545c")
+        assert ipaddress.IPv6Address(out).is_global and out != "2a00::3a:2df0:b33:545c"
+
+
 def test_an_email_whose_host_is_only_generic_labels_still_gets_a_new_host(web):
     out = web.replace("jdoe@www.org")
     assert out.endswith(".org") and out.split("@")[1] != "www.org" and "jdoe" not in out

@@ -38,6 +38,7 @@ class WebSurrogateError(ValueError):
 
 
 _MAX_ATTEMPTS = 64
+_GLOBAL_UNICAST = ipaddress.IPv6Network("2000::/3")
 _MIN_POOL = 12  # a smaller length window gives too few surrogates to keep keys apart
 
 #: Labels that say nothing about who runs the host.
@@ -292,7 +293,8 @@ class WebSurrogates:
         upper = any(c.isupper() for c in core)
         original = ipaddress.IPv6Address(core + ("0.0.0.0" if tail_v4 else ""))
         block = _block_of(original)
-        keep_bits = block.prefixlen if block else 0
+        # a public address keeps the 2000::/3 it sits in: otherwise one draw in eight stays global
+        keep_bits = block.prefixlen if block else (3 if original in _GLOBAL_UNICAST else 0)
         for attempt in range(_MAX_ATTEMPTS):
             stream = keyed_digest(
                 self._subkey, "ipv6", text, str(attempt)
