@@ -14,7 +14,11 @@ from fleet.producer import connect
 STUDY = "fleet-test"  # the study conftest creates a key for
 RULES = PipelineConfig.load(None, ("rules",), 0.5)
 REPO = Path(__file__).resolve().parents[2]
-SETS = [REPO / "eval" / "heldout" / "set_k.jsonl", REPO / "eval" / "dev" / "set_l.jsonl"]
+#: every hand-written notes file, held-out and dev
+SETS = [
+    p for p in sorted((REPO / "eval" / "heldout").glob("*.jsonl")) + sorted((REPO / "eval" / "dev").glob("*.jsonl"))
+    if not p.name.endswith(".known.jsonl")
+]
 
 
 @pytest.fixture(scope="module")
