@@ -45,3 +45,9 @@ def test_after_a_relation_a_word_listed_only_as_a_surname_or_a_modal_stays_a_wor
 
 def test_nursing_short_forms_of_relations_are_cues(unit_finds):
     assert unit_finds("names", "pt's dtr ellen called from home, updated on plan.") == {"ellen": Category.PATIENT}
+
+
+def test_a_month_that_is_a_given_name_names_the_person_right_after_a_relation(unit_finds):
+    note = "pt on vent overnight, sedated, no changes. daughter {} at bedside, she is hcp."
+    assert unit_finds("names", note.format("june")) == {"june": Category.PATIENT}
+    assert unit_finds("names", "pt on vent overnight, sedated, no changes. daughter may call later tonight.") == {}

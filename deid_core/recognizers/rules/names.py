@@ -35,6 +35,7 @@ from deid_core.recognizers.gazetteer import GazetteerResources, default_resource
 from deid_core.recognizers.lexicon import (
     CREDENTIALS,
     DOCTOR_TITLES,
+    MONTHS,
     NAME_PARTICLES,
     NUMBERED_BEFORE_PLACE,
     PATIENT_TITLES,
@@ -61,6 +62,7 @@ _NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
 #: English inflections: an unlisted word so shaped is a word ("LIGHTENED", "dictating"), not a name
 _INFLECTED = re.compile(r"(?:ing|ed|tion|ment|ness|ly|able|ible|ous|ive)$")
 _MODALS = rule_list("names", "modals")
+_MONTHS = frozenset(MONTHS)
 _DOCTOR_TITLE_SET = frozenset(t.lower() for t in DOCTOR_TITLES)
 _CREDENTIAL_SET = frozenset(c.replace(".", "") for c in CREDENTIALS) | frozenset(CREDENTIALS)
 _PATIENT_TITLE_SET = frozenset(t.lower() for t in PATIENT_TITLES)
@@ -320,7 +322,9 @@ class NameRecognizer(RuleRecognizer):
             return mode in _STRONG_CUE_MODES
         # "PATIENT: WARD, BOBBY" keeps its surname; a typed "hi" or "ok" is no name after any cue
         header_caps = is_name and mode == "header" and tok.shape == "upper"
-        if lex.is_stop(low) and not header_caps:
+        # "daughter june at bedside": right after a relation, a month that is also a given name names the person
+        month_name = mode == "relation" and low in _MONTHS and lex.is_first(low) and low not in _MODALS
+        if lex.is_stop(low) and not (header_caps or month_name):
             return False
         if low in _MODALS or lex.is_clinical(low) or DRUG_SUFFIX.search(low):
             return False
