@@ -3,7 +3,7 @@
 A whole street address is one span (``docs/annotation.md``).  A two-letter
 state after ``Name,`` is often a credential (``Lopez, MD``) or a clinical
 abbreviation; those need a ZIP, a known city or a place cue (``lives in``).
-Lists: ``deid_core/data/rules/addresses/``.  Tests: ``tests/rules/test_addresses.py``.
+Lists: ``deid_core/data/rules/addresses/``.  Tests: ``tests/rules/test_address.py``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A bare number is an age only where the sentence says so (``she is 79``,
 ``died at 47``); gestational, bone and corrected ages, French-gauge sizes
 (``14F Foley``) and vitals in a decade (``sats in the 80s``) are left alone.
-Tests: ``tests/rules/test_ages.py``.
+Tests: ``tests/rules/test_age.py``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ A month/day without a year shares its shape with scores, vitals, ventilator
 settings and fractions (``strength 3/5``, ``PEEP 5/10``), so it needs a cue:
 a date word or a clinical event before it, a time after it, or a day past 12.
 Times, shifts and doses are excluded by construction or by ``accept`` checks.
-Lists: ``deid_core/data/rules/dates/``.  Tests: ``tests/rules/test_dates.py``.
+Lists: ``deid_core/data/rules/dates/``.  Tests: ``tests/rules/test_date.py``.
 """
 
 from __future__ import annotations

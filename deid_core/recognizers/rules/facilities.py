@@ -4,7 +4,7 @@ Also the type written first (``Clínica de la Comunidad``), saints' names a
 hospital bears (``St. Brendan's``), chain stores and short forms where a
 facility is expected (``presented to HRMC``).  A specialty or a service
 (``Plastic Surgery``, ``Cardiology Clinic``) is no facility's name.
-Lists: ``deid_core/data/rules/facilities/``.  Tests: ``tests/rules/test_facilities.py``.
+Lists: ``deid_core/data/rules/facilities/``.  Tests: ``tests/rules/test_facility.py``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The span is the value without its label (``MRN: [00123456]``).  A labelled
 value that is a measure (``Ht 108 cm``), a date or a clinical finding is no
 identifier, nor is a code that names a standard (``ICD-10``, ``PHQ-9``).
-Lists: ``deid_core/data/rules/ids/``.  Tests: ``tests/rules/test_ids.py``.
+Lists: ``deid_core/data/rules/ids/``.  Tests: ``tests/rules/test_id.py``.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A bare run of digits is a phone only after a phone word (``call``, ``cell``)
 or in a phone's own shape; one after an identifier's label (``NHS No.``)
-is left to the ``id`` unit.  Tests: ``tests/rules/test_phones.py``.
+is left to the ``id`` unit.  Tests: ``tests/rules/test_phone.py``.
 """
 
 from __future__ import annotations

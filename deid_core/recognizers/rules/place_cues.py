@@ -2,7 +2,7 @@
 
 A bare ``from X``/``in X`` counts only when X is no word, name, drug or
 eponym and the verb before it is not one that takes a thing (``weaned from
-Bipap``).  Lists: ``deid_core/data/rules/place_cues/``.  Tests: ``tests/rules/test_place_cues.py``.
+Bipap``).  Lists: ``deid_core/data/rules/place_cues/``.  Tests: ``tests/rules/test_place_cue.py``.
 """
 
 from __future__ import annotations
