@@ -19,12 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from deid_core.normalization import detect_on_nfc
 from deid_core.notes import ClinicalNote
 from deid_core.spans import Span
 
-#: The note a detector is handed (the core's one note type).
-DetectNote = ClinicalNote
 NoteSpans = list[Span] | BaseException
 
 
@@ -161,7 +158,6 @@ def run_isolated(
     name: str,
     batch: Callable[[Sequence[ClinicalNote]], Sequence[Sequence[object]]],
     notes: Sequence[ClinicalNote],
-    on_split: Callable[[int], None] | None = None,
 ) -> DetectOutcome:
     """Run ``batch`` on ``notes``; out-of-memory halves the batch, other errors isolate the note.
 
@@ -180,8 +176,6 @@ def run_isolated(
                 if len(group) == 1:
                     return [OutOfMemory(f"note {group[0].id!r} does not fit on the device even alone")]
                 outcome.oom_splits += 1
-                if on_split is not None:
-                    on_split(len(group))
                 half = len(group) // 2
                 return run(group[:half]) + run(group[half:])
             if len(group) == 1:
@@ -190,20 +184,3 @@ def run_isolated(
 
     outcome.results = run(list(notes)) if notes else []
     return outcome
-
-
-def detect_isolated(
-    detector: BatchDetector,
-    notes: Sequence[ClinicalNote],
-    on_split: Callable[[int], None] | None = None,
-) -> DetectOutcome:
-    """:func:`run_isolated` on the NFC form of each note, spans mapped back to the text as written."""
-    splits: list[int] = []
-
-    def run(group: list[ClinicalNote]) -> list[NoteSpans]:
-        found = run_isolated(detector.name, detector.detect_batch, group, on_split)
-        splits.append(found.oom_splits)
-        return found.results
-
-    results = detect_on_nfc(list(notes), run)
-    return DetectOutcome(results, sum(splits))

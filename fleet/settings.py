@@ -18,7 +18,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-RECOGNIZER_KINDS: tuple[str, ...] = KIND_NAMES
 
 #: Environment variable -> field of :class:`FleetSettings`.
 ENV_OVERRIDES: dict[str, str] = {
@@ -102,7 +101,7 @@ class FleetSettings(_Strict):
     @field_validator("models")
     @classmethod
     def _known_models(cls, value: dict[str, ModelSpec]) -> dict[str, ModelSpec]:
-        bad = [k for k in value if k not in RECOGNIZER_KINDS]
+        bad = [k for k in value if k not in KIND_NAMES]
         if bad:
             raise ValueError(f"models: unknown recognizer kind(s) {bad}")
         return value

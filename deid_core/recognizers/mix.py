@@ -52,14 +52,13 @@ from deid_core.detection import as_batch_detector, as_recognizer_error, run_isol
 from deid_core.environment import DETECT_MIX
 from deid_core.notes import ClinicalNote
 from deid_core.recognizers.base import NoteContext, RecognizerError
-from deid_core.recognizers.kinds import KIND_NAMES, check_kinds
+from deid_core.recognizers.kinds import check_kinds
 from deid_core.recognizers.known import KnownIdentifierRecognizer, known_wins
 from deid_core.recognizers.plausibility import PlausibilityCheck, unite_with_rules
 from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError, RulesPipeline, build_default_pipeline
 from deid_core.recognizers.propagation import propagate_batch
 from deid_core.spans import Category, Span
 
-MIX_NAMES: tuple[str, ...] = KIND_NAMES
 MIX_ENV = DETECT_MIX.name
 NO_ENCODER_NOTICE = "no trained encoder found (train one with `deid train encoder`); detecting with the rules only"
 #: Notes per encoder call: windows of several notes share forward passes.
@@ -240,12 +239,10 @@ def encoder_config(raw: Mapping[str, object], base_dir: Path | None):
 
 
 def _override_member(kind: str, spec: Any, device: str | None) -> Member:
-    factory, options = getattr(spec, "factory", None), dict(getattr(spec, "options", {}) or {})
-    if factory is None:
-        factory, options = spec[0], dict(spec[1])
+    """A worker's own ``factory``/``options`` (a ``fleet.settings.ModelSpec``) for ``kind``."""
 
     def load() -> Any:
-        return load_factory(factory)(device=device or "cpu", **options)
+        return load_factory(spec.factory)(device=device or "cpu", **dict(spec.options or {}))
 
     return Member(kind, load, texts=kind == "encoder", chunk_notes=ENCODER_CHUNK_NOTES if kind == "encoder" else None)
 
@@ -315,10 +312,6 @@ def resolve_kinds(config: DetectConfig | None = None) -> tuple[tuple[str, ...], 
     return ("rules",), NO_ENCODER_NOTICE
 
 
-def default_mix() -> tuple[tuple[str, ...], str | None]:
-    return resolve_kinds()
-
-
 def build_mix(
     config: DetectConfig | None = None,
     base_dir: Path | None = None,
@@ -349,7 +342,7 @@ def build_mix(
     rules = build_default_pipeline(config)
     overrides = overrides or {}
     built: dict[str, Member] = {}
-    for kind in kinds:
+    for kind in sorted(kinds, key=lambda k: k == "generative"):  # the generative member's fallback is built first
         if kind in overrides:
             built[kind] = _override_member(kind, overrides[kind], device)
         elif kind == "rules":
@@ -358,7 +351,7 @@ def build_mix(
             built[kind] = _encoder_member(config, device)
         else:
             # What the QC layer escalates a doubtful note to: the encoder when it is in the mix.
-            enc = built.get("encoder") or (_encoder_member(config, device) if "encoder" in kinds else None)
-            built[kind] = _generative_member(config, (lambda e=enc: e.recognizer) if enc is not None else (lambda: rules))
+            enc = built.get("encoder")
+            built[kind] = _generative_member(config, (lambda: enc.recognizer) if enc is not None else (lambda: rules))
     mix = MixedDetector({k: built[k] for k in kinds}, rules, notice, check=PlausibilityCheck(join_score=config.join_score))
     return mix.load() if eager else mix

@@ -31,7 +31,6 @@ from deid_core.recognizers.base import NoteContext, Recognizer, wanted_categorie
 from deid_core.recognizers.gazetteer import build_resources, default_resources
 from deid_core.recognizers.propagation import Propagator, ages_after_names, propagate_acronyms, propagate_batch
 from deid_core.resolution import merge_adjacent, resolve
-from deid_core.recognizers.kinds import KIND_NAMES
 from deid_core.recognizers.rules import RULE_NAMES, RULE_UNITS
 from deid_core.spans import Category, Span, SpanError
 
@@ -39,17 +38,13 @@ class DetectConfigError(ValueError):
     pass
 
 
-#: Recognizer kinds the ``mix`` key may name (see ``deid_core.recognizers.mix``).
-MIX_KINDS: tuple[str, ...] = KIND_NAMES
-RECOGNIZER_NAMES: tuple[str, ...] = RULE_NAMES
-
 
 @dataclass(frozen=True)
 class DetectConfig:
     """``[detect]`` with its defaults filled in and its paths resolved against the config file's folder."""
 
     gazetteer_dirs: tuple[Path, ...] = ()
-    recognizers: tuple[str, ...] = RECOGNIZER_NAMES
+    recognizers: tuple[str, ...] = RULE_NAMES
     propagate: bool = True
     #: None: rules plus the trained default encoder when present.
     mix: tuple[str, ...] | None = None
@@ -77,7 +72,7 @@ class DetectConfig:
                 dirs.append(p if p.is_absolute() or base_dir is None else base_dir / p)
         return cls(
             tuple(dirs),
-            tuple(settings.recognizers) if settings.recognizers is not None else RECOGNIZER_NAMES,
+            tuple(settings.recognizers) if settings.recognizers is not None else RULE_NAMES,
             settings.propagate if settings.propagate is not None else True,
             tuple(settings.mix) if settings.mix is not None else None,
             settings.encoder.model_dump(exclude_none=True),

@@ -12,7 +12,8 @@ from deid_core.config import ConfigError
 from deid_core.recognizers.mix import resolve_kinds
 from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError
 from fleet.pipeline import PipelineConfig
-from fleet.settings import RECOGNIZER_KINDS, FleetConfigError, FleetSettings, load_fleet_settings
+from deid_core.recognizers.kinds import KIND_NAMES
+from fleet.settings import FleetConfigError, FleetSettings, load_fleet_settings
 
 
 def add_fleet_arguments(p: argparse.ArgumentParser) -> None:
@@ -29,7 +30,7 @@ def add_pipeline_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--recognizers",
         default=None,
-        help=f"comma-separated recognizer kinds, run in this order (from: {', '.join(RECOGNIZER_KINDS)})",
+        help=f"comma-separated recognizer kinds, run in this order (from: {', '.join(KIND_NAMES)})",
     )
 
 

@@ -18,7 +18,7 @@ from fleet.keystore import DirectoryKeyStore, KeyStoreError, SingleKeyStore, loa
 from fleet.pipeline import PipelineConfig
 from fleet.settings import FleetConfigError, load_fleet_settings
 from fleet.verifier import ResidualPatternVerifier
-from deid_core.detection import OutOfMemory, detect_isolated, is_out_of_memory, token_batches
+from deid_core.detection import OutOfMemory, is_out_of_memory, run_isolated, token_batches
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -63,7 +63,7 @@ def _notes(n: int) -> list[ClinicalNote]:
 
 def test_out_of_memory_batch_is_halved_until_it_fits():
     det = _FakeDetector(max_notes=2)
-    out = detect_isolated(det, _notes(8))
+    out = run_isolated(det.name, det.detect_batch, _notes(8))
     assert all(isinstance(r, list) and r[0].category is Category.ID for r in out.results)
     assert det.calls[0] == 8 and max(c for c in det.calls if c <= 2) == 2
     assert out.oom_splits == 3  # 8 -> 4+4 -> 2+2+2+2
@@ -71,13 +71,13 @@ def test_out_of_memory_batch_is_halved_until_it_fits():
 
 def test_single_note_out_of_memory_fails_that_note_only():
     det = _FakeDetector(max_notes=0)
-    out = detect_isolated(det, _notes(3))
+    out = run_isolated(det.name, det.detect_batch, _notes(3))
     assert all(isinstance(r, OutOfMemory) for r in out.results)
 
 
 def test_a_broken_note_fails_alone():
     det = _FakeDetector(max_notes=10, broken="n2")
-    out = detect_isolated(det, _notes(4))
+    out = run_isolated(det.name, det.detect_batch, _notes(4))
     assert isinstance(out.results[2], ValueError)
     assert all(isinstance(out.results[i], list) for i in (0, 1, 3))
 
