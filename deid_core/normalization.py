@@ -85,6 +85,11 @@ def to_original_spans(spans: Sequence[Span], form: Normalized) -> list[Span]:
     return [replace(s, start=a, end=b) for s in spans for a, b in [form.to_original(s.start, s.end)]]
 
 
+def nfc_notes(notes: Sequence[N]) -> list[N]:
+    """``notes`` with each ``text`` in NFC (offsets then refer to that form)."""
+    return [replace(n, text=nfc(n.text).text) for n in notes]  # type: ignore[type-var]
+
+
 def detect_on_nfc(notes: Sequence[N], detect: Callable[[list[N]], Sequence[list[Span] | E]]) -> list[list[Span] | E]:
     """Run ``detect`` on the NFC form of each note's ``text``; spans come back in the original's offsets.
 

@@ -7,7 +7,7 @@ beside it, not in a second note class.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 
@@ -18,10 +18,10 @@ class ClinicalNote:
     patient_id: str | None = None
 
 
-def patient_groups(patients: Sequence[str | None]) -> list[list[int]]:
-    """Indices grouped by patient, in order of each patient's first note.
+def patient_groups(patients: Sequence[Hashable | None]) -> list[list[int]]:
+    """Indices grouped by patient (an id, or any key standing for one), in order of each patient's first note.
 
-    A note without a patient id is a group of its own: nothing propagates
+    A note without a patient is a group of its own: nothing propagates
     into or out of it, so it may travel with any other group.
     """
     groups: dict[object, list[int]] = {}

@@ -23,12 +23,12 @@ that form's offsets, and :meth:`finish` returns them in the text's own.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from deid_core.anonymizer.engine import AnonymizedNote, Anonymizer, Note
 from deid_core.detection import NoteSpans
 from deid_core.leaks import Leak, scan_output
-from deid_core.normalization import nfc, to_original_spans
+from deid_core.normalization import detect_on_nfc, nfc_notes
 from deid_core.notes import ClinicalNote, patient_groups
 from deid_core.recognizers.base import RecognizerError
 from deid_core.recognizers.known import KnownIdentifierRecognizer
@@ -55,10 +55,6 @@ class Release:
         return not self.leaks
 
 
-def _nfc_notes(notes: Sequence[ClinicalNote]) -> list[ClinicalNote]:
-    return [replace(n, text=nfc(n.text).text) for n in notes]
-
-
 @dataclass
 class Deidentifier:
     """The pipeline's parts; a caller that only anonymizes (``deid anonymize``) gives no detector."""
@@ -81,7 +77,7 @@ class Deidentifier:
     # -- detection
     def recognize(self, kind: str, notes: Sequence[ClinicalNote]) -> list[NoteSpans]:
         """One kind's own spans per note (NFC offsets), or the note's error."""
-        return self._detector.members[kind].batch(_nfc_notes(notes))
+        return self._detector.members[kind].batch(nfc_notes(notes))
 
     def finish(
         self,
@@ -94,22 +90,22 @@ class Deidentifier:
 
         ``known`` (None: the detector's own; False: none) wins last over everything.
         """
-        forms = [nfc(n.text) for n in notes]
-        normal = [replace(n, text=f.text) if f.changed else n for n, f in zip(notes, forms)]
         floor = True if known is None else known
 
-        def combine(idx: Sequence[int]) -> list[NoteSpans]:
-            return self._detector.combine([normal[i] for i in idx], {k: [v[i] for i in idx] for k, v in raw.items()}, kinds, known=floor)
+        def combine(normal: list[ClinicalNote]) -> list[NoteSpans]:
+            done: list[NoteSpans] = [RuntimeError("not finished")] * len(normal)
+            for group in patient_groups([n.patient_id for n in normal]):
+                try:
+                    found = self._detector.combine(
+                        [normal[i] for i in group], {k: [v[i] for i in group] for k, v in raw.items()}, kinds, known=floor
+                    )
+                except Exception as exc:  # noqa: BLE001 - the patient's notes fail, with why; other patients go on
+                    found = [RecognizerError(f"finishing failed: {type(exc).__name__}: {exc}")] * len(group)
+                for i, r in zip(group, found):
+                    done[i] = r
+            return done
 
-        done: list[NoteSpans] = [RuntimeError("not finished")] * len(notes)
-        for group in patient_groups([n.patient_id for n in notes]):
-            try:
-                found = combine(group)
-            except Exception as exc:  # noqa: BLE001 - the patient's notes fail, with why; other patients go on
-                found = [RecognizerError(f"finishing failed: {type(exc).__name__}: {exc}")] * len(group)
-            for i, r in zip(group, found):
-                done[i] = r
-        return [r if not isinstance(r, list) else to_original_spans(r, f) for r, f in zip(done, forms)]
+        return detect_on_nfc(list(notes), combine)
 
     def detect(self, notes: Sequence[ClinicalNote], known: KnownIdentifierRecognizer | None = None) -> list[NoteSpans]:
         """Every kind, then :meth:`finish`: the spans of ``deid detect``."""

@@ -12,19 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from deid_core.detection import token_batches
-from deid_core.notes import pack_groups
-
-
-def _groups(groups: Sequence[int | None]) -> list[list[int]]:
-    by: dict[object, list[int]] = {}
-    for i, g in enumerate(groups):
-        by.setdefault(("item", i) if g is None else g, []).append(i)
-    return list(by.values())
+from deid_core.notes import pack_groups, patient_groups
 
 
 def item_chunks(ids: Sequence[int], groups: Sequence[int | None], size: int) -> list[list[int]]:
     """``ids`` in chunks of about ``size``; items of one group share a chunk (``None``: alone)."""
-    return [[ids[i] for i in chunk] for chunk in pack_groups(_groups(groups), size)]
+    return [[ids[i] for i in chunk] for chunk in pack_groups(patient_groups(groups), size)]
 
 
 def token_chunks(ids: Sequence[int], groups: Sequence[int | None], tokens: Sequence[int], size: int, budget: int) -> list[list[int]]:
@@ -32,7 +25,7 @@ def token_chunks(ids: Sequence[int], groups: Sequence[int | None], tokens: Seque
     out: list[list[int]] = []
     index = {item: i for i, item in enumerate(ids)}
     for chunk in item_chunks(ids, groups, size):
-        members = _groups([groups[index[item]] for item in chunk])
+        members = patient_groups([groups[index[item]] for item in chunk])
         sizes = [sum(tokens[index[chunk[i]]] for i in g) for g in members]
         for packed in token_batches(sizes, budget):
             out.append([chunk[i] for g in packed for i in members[g]])

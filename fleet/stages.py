@@ -30,7 +30,7 @@ import os
 import socket
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -44,7 +44,7 @@ from deid_core.environment import ENCODER_DIR
 from deid_core.keys import StudyKey
 from deid_core.known import KnownSet
 from deid_core.leaks import Leak, summarize
-from deid_core.normalization import nfc
+from deid_core.normalization import nfc_notes
 from deid_core.notes import ClinicalNote
 from deid_core.pipeline import Deidentifier, Release
 from deid_core.recognizers.known import KnownIdentifierRecognizer
@@ -286,7 +286,7 @@ def _recognize(kind: str):
             return {n.id: exc for n in notes}, kind, "detector unavailable"
         if ctx.detector_loader is not None:  # a test's or a fault trial's own detector
             detector = ctx.detector_loader(kind)
-            outcome = run_isolated(detector.name, detector.detect_batch, [replace(n, text=nfc(n.text).text) for n in _clinical(notes)])
+            outcome = run_isolated(detector.name, detector.detect_batch, nfc_notes(_clinical(notes)))
             found, splits = outcome.results, outcome.oom_splits
             component = f"{kind}:{detector.name}/{detector.version}"
         else:
