@@ -389,13 +389,22 @@ class GazetteerRecognizer(RuleRecognizer):
             # "a long car ride from florida", "son (by phone from ohio)": a state or a country after a place
             # cue is a place in any case, unless it is as often a thing or a name ("to turkey", "from chad")
             return words[0].lower() not in lex.ambiguous and words[0].lower() not in _EVERYDAY_PLACE_WORDS
-        if _LOWER_HOME_CUE.search(before):
-            if len(words) >= 2:
-                return not any(lex.is_stop(w) for w in words)  # "lives in stone mountain": a listed town of ordinary words
-            if note_is_lower(text):
-                # "lives with her husband in quincy", in a note typed in lower case: the cue is all the evidence there is
-                return not lex.is_common_word(words[0]) and not lex.is_stop(words[0])
+        if _LOWER_HOME_CUE.search(before) and len(words) >= 2:
+            return not any(lex.is_stop(w) for w in words)  # "lives in stone mountain": a listed town of ordinary words
+        if note_is_lower(text) and len(words) == 1:
+            # "called from montreal", "kids are in seoul", "found down in somerville": in a note typed in lower
+            # case the cue is all the evidence there is; the word must be a place before it is anything else
+            word = words[0].lower()
+            if lex.is_stop(word) or lex.is_clinical(word) or lex.is_eponym(word):
+                return False
+            # "lives with her husband in quincy": after a home cue a given name may be the town; after a bare "in", no
+            home = bool(_LOWER_HOME_CUE.search(before))
+            return (home or not lex.is_first(word)) and (not lex.is_common_word(word) or self._mainly_a_place(word))
         return all(not lex.is_common_word(w) and not lex.is_stop(w) and lex.census_share(w) < 1e-5 for w in words)
+
+    def _mainly_a_place(self, word: str) -> bool:
+        """A prominent place that English uses as no other word ("seoul", "montreal"; not "turkey" or "lima")."""
+        return word in prominent_places() and word not in self.lexicon.ambiguous and word not in _EVERYDAY_PLACE_WORDS
 
     def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
         out: list[Span] = []

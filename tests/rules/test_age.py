@@ -27,3 +27,7 @@ def test_switched_off_ages_are_not_detected(detect):
     text = "67 y/o male with CHF."
     assert detect(text) == {"67 y/o": Category.AGE}
     assert detect(text, without="age") == {}
+
+
+def test_just_turned_gives_an_age(unit_finds):
+    assert unit_finds("age", 'line site ok. wife says he just turned 62 and "doesn\'t care anymore"') == {"62": Category.AGE}

@@ -36,3 +36,12 @@ def test_switched_off_dates_are_not_detected(detect):
 def test_a_day_of_a_course_counted_out_of_its_length_is_no_date(unit_finds):
     assert unit_finds("date", "ID: OSELTAMIVIR DAY 6/10, IVIG DAY 3/5, bactrim day 4/21.") == {}
     assert unit_finds("date", "LBM 11/5, cx from 10/12 pending.") == {"11/5": Category.DATE, "10/12": Category.DATE}
+
+
+def test_a_count_out_of_a_total_before_bottles_is_no_date(unit_finds):
+    assert unit_finds("date", "Tmax 101.8. Bcx 2/2 bottles GPC.") == {}
+    assert unit_finds("date", "bcx 2/14 pending, ucx neg.") == {"2/14": Category.DATE}
+
+
+def test_prior_to_admission_cues_a_date(unit_finds):
+    assert unit_finds("date", "INCENTIVE SPIROMETER 750. LBM PTA 9/30.") == {"9/30": Category.DATE}

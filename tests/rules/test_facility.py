@@ -36,3 +36,15 @@ def test_a_long_term_acute_care_hospital_is_named_by_the_word_before_it_in_any_c
     assert unit_finds("facility", "family prefers meadowbrook ltac because it is closer") == {"meadowbrook ltac": Category.HOSPITAL}
     assert unit_finds("facility", "DISPO: NORTHGATE LTACH VS SNF") == {"NORTHGATE LTACH": Category.HOSPITAL}
     assert unit_finds("facility", "awaiting ltach bed") == {}
+
+
+def test_a_facility_typed_in_lowercase_after_a_cue_is_found_but_a_service_is_not(unit_finds):
+    assert unit_finds("facility", "76 yo f s/p fall at fairhaven rehab where she was recovering") == {"fairhaven rehab": Category.HOSPITAL}
+    assert unit_finds("facility", "pt ordinarily dialyzes mwf at sandpiper dialysis, missed 2 sessions") == {"sandpiper dialysis": Category.HOSPITAL}
+    assert unit_finds("facility", "intubated. transferred from lakeside community hosp earlier today") == {"lakeside community hosp": Category.HOSPITAL}
+    assert unit_finds("facility", "pt to pulmonary rehab in am, then back to acute rehab; dialyzes at outpatient dialysis") == {}
+
+
+def test_hosp_is_a_facility_type_and_gi_is_a_weak_one(unit_finds):
+    assert unit_finds("facility", "PT ADMITTED FROM BEVERLY HOSP W/ VT STORM") == {"BEVERLY HOSP": Category.HOSPITAL}
+    assert unit_finds("facility", "MICU NPN\nUpper GI bleed, EtOH cirrhosis. Hct 19") == {}

@@ -28,3 +28,17 @@ def test_a_famous_place_that_is_a_clinical_word_needs_a_cue_unless_written_as_a_
 def test_a_state_after_a_place_cue_is_a_place_in_a_lowercase_note_but_a_food_is_not(unit_finds):
     assert unit_finds("gazetteer", "she had a long car ride from florida on the 3rd") == {"florida": Category.LOCATION}
     assert unit_finds("gazetteer", "family went to turkey for the holiday") == {}
+
+
+LOWER_PLACE_NOTE = "pt sedated on prop, vent ac 500x14. {} flying in tmrw, aware of plan, will call in am."
+
+
+def test_a_prominent_place_after_a_cue_in_a_lowercase_note_is_a_place(unit_finds):
+    assert unit_finds("gazetteer", LOWER_PLACE_NOTE.format("son called from montreal,")) == {"montreal": Category.LOCATION}
+    assert unit_finds("gazetteer", LOWER_PLACE_NOTE.format("kids are in seoul,")) == {"seoul": Category.LOCATION}
+
+
+def test_a_listed_town_after_in_in_a_lowercase_note_is_a_place_but_a_food_is_not(unit_finds):
+    assert unit_finds("gazetteer", LOWER_PLACE_NOTE.format("found down on the street in somerville,")) == {"somerville": Category.LOCATION}
+    assert unit_finds("gazetteer", LOWER_PLACE_NOTE.format("lives with her husband in quincy,")) == {"quincy": Category.LOCATION}
+    assert unit_finds("gazetteer", LOWER_PLACE_NOTE.format("turkey sandwich eaten in part,")) == {}

@@ -51,3 +51,38 @@ def test_a_month_that_is_a_given_name_names_the_person_right_after_a_relation(un
     note = "pt on vent overnight, sedated, no changes. daughter {} at bedside, she is hcp."
     assert unit_finds("names", note.format("june")) == {"june": Category.PATIENT}
     assert unit_finds("names", "pt on vent overnight, sedated, no changes. daughter may call later tonight.") == {}
+
+
+def test_what_a_person_is_called_names_them(unit_finds):
+    assert unit_finds("names", 'teaching re coumadin done. pt states "just call me dottie". ambulating in hall.') == {"dottie": Category.PATIENT}
+    assert unit_finds("names", 'pt says everybody calls him "tito", family unable to locate.') == {"tito": Category.PATIENT}
+    assert unit_finds("names", 'hoh, keeps asking for "walt" who per chart is her late husband.') == {"walt": Category.PATIENT}
+    assert unit_finds("names", "call me back if any questions about the plan overnight.") == {}
+
+
+def test_a_hand_off_names_the_nurse_taking_over(unit_finds):
+    note = "tolerating reg diet, pain controlled on po meds. called out, report to {} on 10 west"
+    assert unit_finds("names", note.format("imani")) == {"imani": Category.DOCTOR}
+    assert unit_finds("names", note.format("the floor")) == {}
+
+
+def test_after_pt_an_everyday_word_describes_the_patient(unit_finds):
+    assert unit_finds("names", "repeat ct stable. pt pleasant, hoh, hearing aid in l ear, oriented x3 this shift.") == {}
+    assert unit_finds("names", "Will call out in AM. Pt pleasant, says he is in no hurry to go.") == {}
+
+
+def test_a_given_name_that_is_a_verb_before_a_particle_is_the_verb(unit_finds):
+    assert unit_finds("names", "Neg 1.8L today. Wife rose to leave at 2000, brought him glasses.") == {}
+    assert unit_finds("names", "comfort care, daughter and granddaughter sang to her. mouth care q2h.") == {}
+    assert unit_finds("names", "comfort care, family at bedside. wife rose at bedside all night, hcp.") == {"rose": Category.PATIENT}
+
+
+def test_a_modal_before_a_past_tense_after_a_relation_is_a_name(unit_finds):
+    assert unit_finds("names", "pt very frightened overnight. brother will came, read to him.") == {"will": Category.PATIENT}
+    assert unit_finds("names", "pt very frightened overnight. brother will need a ride home.") == {}
+
+
+def test_a_month_after_a_relation_is_no_drug_for_its_ending(unit_finds):
+    # "-pril" ends ACE inhibitors (lisinopril); "april" after a relation is a person
+    note = "pt's girlfriend april visited, brought clothes. pt became upset when asked to leave early, calmed with reassurance."
+    assert unit_finds("names", note) == {"april": Category.PATIENT}

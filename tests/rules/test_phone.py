@@ -29,3 +29,8 @@ def test_switched_off_phones_are_not_detected(detect):
 def test_the_number_a_person_is_paged_at_is_a_phone_but_a_time_is_not(unit_finds):
     assert unit_finds("phone", "page ho at 5-2231 with any changes") == {"5-2231": Category.PHONE}
     assert unit_finds("phone", "paged ho at 0200 re: low uop") == {}
+
+
+def test_a_pager_with_its_owner_between_label_and_number_is_a_phone(unit_finds):
+    assert unit_finds("phone", "wound vac changed. pager for plastics on call np is 4-7719") == {"4-7719": Category.PHONE}
+    assert unit_finds("phone", "pager for plastics on call np is at bedside") == {}

@@ -84,7 +84,7 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         "is_age",
         Category.AGE,
         re.compile(
-            r"\b(?:he|she|they|pt|patient|who|client)[ \t]+(?:is|was|turned|turns|is[ \t]+now)[ \t]+(?:only[ \t]+)?"
+            r"\b(?:he|she|they|pt|patient|who|client)[ \t]+(?:is|was|(?:(?:just|recently)[ \t]+)?(?:turned|turns)|is[ \t]+now)[ \t]+(?:only[ \t]+)?"
             rf"(?P<v>{_AGE_N})(?![\d./:%-])(?=[ \t]*(?:,|;|\.(?!\d)|\band\b|\bbut\b|\bwith\b|$|\n))",
             _I,
         ),

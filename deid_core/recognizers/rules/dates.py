@@ -296,7 +296,7 @@ _MD_CUE_BEFORE = re.compile(
     r"(?:\b(?:on|since|from|until|till|thru|through|dated?|starting|started|start|began|begun|beginning|effective|"
     r"last|next|by|before|after|admitted|admission|discharged?|d/c|seen|visit|dos|as\s+of|returns?|f/u|follow[- ]?up|"
     r"surgery|surgeries|scheduled|due|expires?|expired|circa|week\s+of|between|performed|done|obtained|drawn|"
-    r"collected|placed|removed|changed|resumed|held|stopped|discontinued|restarted|recheck|re-check|repeat|redraw)[ \t]*(?:the[ \t]+)?(?:\(|\[)?$)",
+    r"collected|placed|removed|changed|resumed|held|stopped|discontinued|restarted|recheck|re-check|repeat|redraw|pta)[ \t]*(?:the[ \t]+)?(?:\(|\[)?$)",
     _I,
 )
 #: denominators of scores and counts that a yearless m/d shares: MMSE 8/30, 3/24 hours, 7/20
@@ -353,7 +353,9 @@ _MD_TRAP_AFTER = re.compile(
     r"^[ \t]*(?:pain|strength|power|motor|mg|mcg|g\b|gm|ml|tabs?|tablets?|caps?|puffs?|units?|scale|score|reflex|"
     r"murmur|ps\b|peep|cpap|cm|mmhg|on\s+\d|of\s+\d|with\s+\d|/|bilat|b/l|throughout|in\s+(?:all|the|both|upper|lower|bilateral)|"
     r"(?:upper|lower|proximal|distal|bilateral|left|right|lue|rue|lle|rle)\b|\+|(?:lymph[ \t]+)?nodes?\b|cores?\b|positive\b|involved\b"
-    r"|items?\b|questions?\b|criteria\b|points?\b|correct\b|trials?\b|sites?\b|(?-i:[RL])\b)",
+    r"|items?\b|questions?\b|criteria\b|points?\b|correct\b|trials?\b|sites?\b|(?-i:[RL])\b"
+    # "bcx 2/2 bottles", "3/4 sets positive": a count out of a total
+    r"|bottles?\b|sets?\b|vials?\b|views?\b|samples?\b)",
     _I,
 )
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.gazetteer import GazetteerResources, default_resources
-from deid_core.recognizers.lexicon import rule_list, us_cities
+from deid_core.recognizers.lexicon import VERY_COMMON_WORD_FREQ, rule_list, us_cities
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, TITLE_BEFORE_NAME
 from deid_core.recognizers.rules.tokens import caps_line_at
 from deid_core.spans import Category, Span
@@ -23,7 +23,7 @@ _I = re.IGNORECASE
 
 
 _FAC_TYPE = (
-    r"Hospitals?|Medical[ \t]+Cent(?:er|re)|Med\.?[ \t]+Ctr\.?|Health[ \t]+(?:Cent(?:er|re)|System|Services|Sciences[ \t]+Cent(?:er|re)"
+    r"Hospitals?|Hosp\b\.?|Medical[ \t]+Cent(?:er|re)|Med\.?[ \t]+Ctr\.?|Health[ \t]+(?:Cent(?:er|re)|System|Services|Sciences[ \t]+Cent(?:er|re)"
     r"|Clinic|Care(?:[ \t]+System)?|Partners|Network)|Healthcare(?:[ \t]+System)?|Clinics?|Infirmary|Hospice"
     r"|Nursing[ \t]+(?:Home|Facility|Cent(?:er|re)|and[ \t]+Rehab(?:ilitation)?(?:[ \t]+Cent(?:er|re))?)"
     r"|Skilled[ \t]+Nursing(?:[ \t]+(?:Facility|Cent(?:er|re)|Home))?|Rehab(?:ilitation)?[ \t]+(?:Cent(?:er|re)|Hospital|Institute|Facility)"
@@ -121,6 +121,13 @@ _CHAIN_ON = re.compile(
 _LOWER_CARE_HOME = re.compile(
     r"(?<![\w-])(?P<name>[a-z]{4,})[ \t]+(?:assisted[ \t]+living|nursing[ \t]+home|senior[ \t]+living|rehab[ \t]+center|manor|ltach?)\b"
 )
+#: "at sandpiper dialysis", "from lakeside community hosp", "back to fairhaven rehab": a facility typed in lower case
+_LOWER_FACILITY = re.compile(
+    r"\b(?:at|from|to|in|via)[ \t]+(?P<name>(?P<head>[a-z][a-z'’-]{3,})(?:[ \t]+(?:community|memorial|regional|general|county|university))?"
+    r"[ \t]+(?:rehab(?:ilitation)?(?:[ \t]+(?:center|hosp(?:ital)?))?|dialysis(?:[ \t]+(?:center|unit))?|hosp(?:ital)?|medical(?:[ \t]+center)?"
+    r"|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial))(?![\w-])"
+)
+_NOT_LOWER_HEADS = rule_list("facilities", "not_lower_heads")
 _FAC_OF = re.compile(
     r"(?<![\w])(?P<type>(?:Hospital|Medical[ \t]+Center|Clinic|Infirmary|University|Health[ \t]+System))[ \t]+of[ \t]+(?:the[ \t]+)?"
     r"(?P<rest>(?:[A-Z][\w'’.-]*[ \t]*(?:of[ \t]+)?){1,5})"
@@ -275,6 +282,16 @@ class FacilityRecognizer(RuleRecognizer):
         for m in _LOWER_CARE_HOME.finditer(text):
             if not (lex.is_common_word(m.group("name")) or lex.is_stop(m.group("name"))):
                 out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_home"))
+        for m in _LOWER_FACILITY.finditer(text):
+            head = m.group("head")
+            if not (
+                head in _NOT_LOWER_HEADS
+                or lex.is_stop(head)
+                or lex.is_clinical(head)
+                or head in CLINICAL_ACRONYMS
+                or lex.frequency(head) >= VERY_COMMON_WORD_FREQ
+            ):
+                out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/lower"))
         out.extend(self._acronyms(text))
         return out
 

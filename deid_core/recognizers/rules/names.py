@@ -41,6 +41,7 @@ from deid_core.recognizers.lexicon import (
     PATIENT_TITLES,
     RANKS,
     RELATIONS,
+    VERY_COMMON_WORD_FREQ,
     Lexicon,
     alternation,
     rule_list,
@@ -63,6 +64,10 @@ _NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
 _INFLECTED = re.compile(r"(?:ing|ed|tion|ment|ness|ly|able|ible|ous|ive)$")
 _MODALS = rule_list("names", "modals")
 _MONTHS = frozenset(MONTHS)
+_VERB_NAMES = rule_list("names", "verb_given_names")
+_VERB_PARTICLES = rule_list("names", "verb_particles")
+_PAST_VERBS = rule_list("names", "past_verbs")
+_ED_NOT_PAST = rule_list("names", "ed_not_past")
 _DOCTOR_TITLE_SET = frozenset(t.lower() for t in DOCTOR_TITLES)
 _CREDENTIAL_SET = frozenset(c.replace(".", "") for c in CREDENTIALS) | frozenset(CREDENTIALS)
 _PATIENT_TITLE_SET = frozenset(t.lower() for t in PATIENT_TITLES)
@@ -114,7 +119,9 @@ _BY_PHRASES = (
 _DOCTOR_CUES = re.compile(
     rf"(?:\b(?:{_DOCTOR_ROLES})\b[ \t]*(?P<colon>[:#-]|\bis\b)?[ \t]*"
     rf"|\b(?:{_BY_PHRASES})(?:[ \t]+(?:to|in|at|on|with)?[ \t]*[a-z][\w-]*){{0,2}}[ \t]+by[ \t]*:?[ \t]*"
-    rf"|\b(?:discussed[ \t]+with|d/w|spoke[ \t]+(?:with|to)|paged|page[ \t]+to|called[ \t]+to|cc'?d?[ \t]+to|copy[ \t]+to|copies[ \t]+to)[ \t]+)",
+    rf"|\b(?:discussed[ \t]+with|d/w|spoke[ \t]+(?:with|to)|paged|page[ \t]+to|called[ \t]+to|cc'?d?[ \t]+to|copy[ \t]+to|copies[ \t]+to"
+    # a hand-off names the nurse or clinician taking over: "report to imani on 10 west", "signed out to dr ruiz"
+    rf"|(?:gave[ \t]+|given[ \t]+)?report[ \t]+(?:given[ \t]+)?to|handed[ \t]+(?:off|over)[ \t]+to|signed[ \t]+out[ \t]+to)[ \t]+)",
     _I,
 )
 _PATIENT_HEADER = re.compile(
@@ -131,6 +138,13 @@ _PATIENT_HEADER = re.compile(
 _PATIENT_INLINE = re.compile(
     r"\b(?:patient|pt|the[ \t]+patient|our[ \t]+patient|thank[ \t]+you[ \t]+for[ \t]+(?:seeing|referring|evaluating)"
     r"|(?:i|we)[ \t]+(?:saw|evaluated|examined))[ \t]*,?[ \t]+(?=[^\W\d_])",
+    _I,
+)
+#: how people say what a person is called: "states 'just call me dottie'", 'everybody calls him "tito"',
+#: 'keeps asking for "walt"' (a quoted word only)
+_NAMING = re.compile(
+    r"\b(?:call(?:s|ed)?[ \t]+(?:me|him|her|them)|goes[ \t]+by|known[ \t]+as|nicknamed|prefers[ \t]+to[ \t]+be[ \t]+called"
+    r"|(?:ask(?:s|ed|ing)?|call(?:s|ed|ing)?|look(?:s|ed|ing)?)[ \t]+(?:out[ \t]+)?for(?=[ \t]*[\"“'‘]))[ \t]*(?=[\"“'‘]?[^\W\d_])",
     _I,
 )
 _SIGNATURE = re.compile(r"(?:^|\n|(?<=\. )|(?<=:))[ \t]*(?:[-–—~]+|/s/|s/)[ \t]*", _I)
@@ -295,7 +309,7 @@ class NameRecognizer(RuleRecognizer):
                 return not lex.is_common_word(low)
             if mode == "inline":
                 # "pt bobby ray tillman seen at home": a listed given name that is no ordinary word
-                return lex.is_first(low) and not lex.is_common_word(low) and low not in _MODALS
+                return lex.is_first(low) and not lex.is_common_word(low) and low not in _MODALS and not self._everyday(low)
             # "my son paulo can drive me": a given name after a relation word
             return mode == "relation" and (lex.is_first(low) or not (lex.is_common_word(low) or DRUG_SUFFIX.search(low)))
         if tok.shape == "upper" and not tok.line_caps and not is_name and mode == "credential":
@@ -326,13 +340,30 @@ class NameRecognizer(RuleRecognizer):
         month_name = mode == "relation" and low in _MONTHS and lex.is_first(low) and low not in _MODALS
         if lex.is_stop(low) and not (header_caps or month_name):
             return False
-        if low in _MODALS or lex.is_clinical(low) or DRUG_SUFFIX.search(low):
-            return False
+        if low in _MODALS or lex.is_clinical(low) or (DRUG_SUFFIX.search(low) and not month_name):
+            return False  # "-pril" makes a drug of "lisinopril", not of "daughter april"
+        if mode == "inline" and self._everyday(low):
+            return False  # "PT PLEASANT", "pt pleasant": after "pt", an everyday word describes the patient
         if is_name:
             # "husband frank at bedside", "son rich called": right after a relation word, a listed given
             # name that is also a word ("SON PRESENT" is no name: "present" is listed as a surname only)
             return header_caps or not lex.is_common_word(low) or (mode == "relation" and lex.is_first(low))
         return mode in _STRONG_CUE_MODES and not lex.is_common_word(low) and not _INFLECTED.search(low)
+
+    def _everyday(self, low: str) -> bool:
+        """A word English uses often, and not mainly as a name ("pleasant", "calm"; not "frank" or "grace")."""
+        return self.lexicon.frequency(low) >= VERY_COMMON_WORD_FREQ and not self.lexicon.is_strong_name(low)
+
+    def _verb_reading(self, tokens: Sequence[Token], k: int) -> bool:
+        """A given name that is also a verb, followed by a particle, is the verb ("rose to leave")."""
+        return tokens[k].lower in _VERB_NAMES and k + 1 < len(tokens) and tokens[k + 1].lower in _VERB_PARTICLES
+
+    def _modal_named(self, tokens: Sequence[Token], k: int) -> bool:
+        """A modal that is also a given name, followed by a past tense, is the name ("brother will came")."""
+        if k + 1 >= len(tokens) or tokens[k].lower not in _MODALS or not self.lexicon.is_first(tokens[k].lower):
+            return False
+        verb = tokens[k + 1].lower
+        return verb in _PAST_VERBS or (verb.endswith("ed") and len(verb) > 4 and verb not in _ED_NOT_PAST)
 
     # -------------------------------------------------------------- runs
     def _gap(self, text: str, a: Token, b: Token) -> str:
@@ -501,13 +532,15 @@ class NameRecognizer(RuleRecognizer):
 
         def forward(pos: int, category: Category, mode: str, score: float, rule: str, inverted: bool = False) -> None:
             i = self._token_index_at(tokens, pos)
-            if i >= len(tokens) or text[pos : tokens[i].start].strip(" \t(\"'") != "":
+            if i >= len(tokens) or text[pos : tokens[i].start].strip(" \t(\"'“‘") != "":
                 return
             if tokens[i].text.rstrip(".") in RANKS and i + 1 < len(tokens):
                 i += 1  # "Screened by SGT M. Oyarzun": the rank says nothing of the role
             run = self.run_forward(text, tokens, i, mode, listed, inverted)
             if not run:
                 return
+            if rule == "relation" and run[0] == run[1] and self._verb_reading(tokens, run[1]):
+                return  # "wife rose to leave", "daughter sang to her"
             cand = self._span(text, tokens, run, category, score, rule)
             if mode == "header":
                 last = tokens[run[1]]
@@ -566,9 +599,13 @@ class NameRecognizer(RuleRecognizer):
                 ):
                     continue  # "your child's immunizations": after a possessive, a lowercase word is a thing
                 forward(pos + (m.end() if m else 0), Category.PATIENT, "relation", 0.9, "relation")
+                if self._modal_named(tokens, idx + 1):
+                    out.append(self._span(text, tokens, (idx + 1, idx + 1), Category.PATIENT, 0.85, "relation"))
 
         for m in _PATIENT_HEADER.finditer(text):
             forward(m.end(), Category.PATIENT, "header", 0.9, "patient_header", inverted=True)
+        for m in _NAMING.finditer(text):
+            forward(m.end(), Category.PATIENT, "relation", 0.85, "naming")
         for m in _PATIENT_INLINE.finditer(text):
             forward(m.end(), Category.PATIENT, "inline", 0.75, "patient_inline", inverted=True)
         long_term_care = bool(_LONG_TERM_CARE.search(text))

@@ -97,6 +97,18 @@ _PHONE_RULES: tuple[PatternRule, ...] = (
         score=0.8,
         group="v",
     ),
+    # "pager for plastics on call np is 4-7719": the pager's owner written between label and number
+    PatternRule(
+        "pager_owner",
+        Category.PHONE,
+        re.compile(
+            r"\b(?:pager|pgr|beeper|bleep)[ \t]+(?:for|of)(?:[ \t]+[A-Za-z][\w./'-]*){1,5}[ \t]*(?:is|at|[:=])[ \t]*"
+            r"(?P<v>\d{1,2}-\d{4}|\d{3}-\d{4})(?![\w/-]|\.\d)",
+            _I,
+        ),
+        score=0.8,
+        group="v",
+    ),
 )
 
 
