@@ -289,7 +289,9 @@ class Lexicon:
         return token.lower() in self.eponyms
 
     def is_clinical(self, token: str) -> bool:
-        return token.lower() in self.clinical
+        """A clinical word, or the plural of one ("catheters", "drips")."""
+        t = token.lower()
+        return t in self.clinical or (len(t) > 4 and t.endswith("s") and t[:-1] in self.clinical)
 
     def is_word_too(self, token: str) -> bool:
         """A listed name that is also a clinical or everyday word (Young, Bell, Hope, Foley, Page): it needs a cue."""

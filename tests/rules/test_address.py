@@ -33,3 +33,9 @@ def test_switched_off_street_addresses_are_not_detected(detect):
 def test_a_cell_phone_number_is_no_cell_number(detect):
     assert detect("DTR'S CELL 410 202-6694, CALL IF CHANGES") == {"410 202-6694": Category.PHONE}
     assert detect("Held in Cell 12 overnight.").get("Cell 12") is Category.LOCATION
+
+
+def test_a_time_and_a_title_are_no_street_and_times_two_is_no_room(unit_finds):
+    assert unit_finds("address", "DRAIN PULLED @ 1600 BY DR PELLETIER-NWOSU. CXR NO PTX.") == {}
+    assert unit_finds("address", "PT OOB TO CHAIR X2 W/ ASSIST. TOL WELL.") == {}
+    assert unit_finds("address", "Lives at 12 Elm Dr, Salem") == {"12 Elm Dr, Salem": Category.LOCATION}

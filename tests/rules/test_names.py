@@ -86,3 +86,7 @@ def test_a_month_after_a_relation_is_no_drug_for_its_ending(unit_finds):
     # "-pril" ends ACE inhibitors (lisinopril); "april" after a relation is a person
     note = "pt's girlfriend april visited, brought clothes. pt became upset when asked to leave early, calmed with reassurance."
     assert unit_finds("names", note) == {"april": Category.PATIENT}
+
+
+def test_the_plural_of_a_clinical_word_is_no_name(unit_finds):
+    assert unit_finds("names", "tpa infusing through bilat pa catheters @ 1mg/hr per catheter.") == {}

@@ -26,6 +26,7 @@ from deid_core.recognizers.lexicon import (
     rule_list,
     us_cities,
 )
+from deid_core.recognizers.rules.common_words import FUNCTION_WORDS
 from deid_core.spans import Category, Span
 
 _I = re.IGNORECASE
@@ -96,7 +97,7 @@ _ROOM_WARD = (
     r"|[A-Z][a-z]+[ \t]+Hall)[ \t]*,?[ \t]*)?"
 )
 _ROOM = re.compile(
-    r"(?<![\w-])" + _ROOM_WARD + r"\b(?:room|rm|bed|bay|ward|cubicle|suite|pod|cabin|zimmer|stretcher|isolette|berth|(?-i:Cell|CELL|Chair|CHAIR|Crib))\.?[ \t]*#?[ \t]*(?:\d{1,5}[A-Za-z]?(?:-(?:\d{1,4}[A-Za-z]?|[A-Za-z]))?|[A-Za-z]\d{1,4}[A-Za-z]?)\b"
+    r"(?<![\w-])" + _ROOM_WARD + r"\b(?:room|rm|bed|bay|ward|cubicle|suite|pod|cabin|zimmer|stretcher|isolette|berth|(?-i:Cell|CELL|Chair|CHAIR|Crib))\.?[ \t]*#?[ \t]*(?:\d{1,5}[A-Za-z]?(?:-(?:\d{1,4}[A-Za-z]?|[A-Za-z]))?|(?![xX]\d)[A-Za-z]\d{1,4}[A-Za-z]?)\b"
     r"(?:[ \t]*[-/,]?[ \t]*(?:bed|b)[ \t]*#?[ \t]*\d{1,3}[A-Za-z]?\b)?",
     _I,
 )
@@ -336,6 +337,8 @@ class LocationPatternRecognizer(RuleRecognizer):
             return False  # "200 mg BID. Sees Dr. Lee" is a dose and a sentence, not "... Dr."
         if any(w.upper() in ("AM", "PM", "HRS", "H") for w in name_words):
             return False  # "0715 AM med pass" is a time and a round
+        if name_words and all(w.rstrip(".,").lower() in FUNCTION_WORDS for w in name_words):
+            return False  # "PARA @ 1100 BY DR LINDQVIST": a time and a title, not a street called "By"
         if any(w in _PROSE_WORDS for w in name_words):
             return False  # "level 3 and respite at Mercy Place" is prose that ends on a street word
         return any(w[:1].isupper() or w[:1].isdigit() for w in name_words)
