@@ -461,6 +461,26 @@ def test_a_cpu_runs_the_fp32_onnx_form_by_default_and_int8_or_torch_on_request(t
     assert onnx.stats.windows >= 2
 
 
+def test_a_cpu_runs_int8_by_default_only_where_the_build_verified_it(tiny_onnx_dir, tmp_path):
+    import json
+    import shutil
+
+    from deid_core.recognizers.encoder import CPU_PRECISION_KEY, MODEL_CARD_FILE
+
+    def default_form(verdict):
+        model = tmp_path / f"model-{verdict}"
+        shutil.copytree(tiny_onnx_dir, model)
+        if verdict is not None:
+            (model / MODEL_CARD_FILE).write_text(json.dumps({CPU_PRECISION_KEY: verdict}), encoding="utf-8")
+        return load_encoder(model, config=EncoderConfig(device="cpu", threads=1)).version
+
+    int8 = load_encoder(tiny_onnx_dir, config=EncoderConfig(device="cpu", precision="int8"))
+    fp32 = load_encoder(tiny_onnx_dir, config=EncoderConfig(device="cpu"))
+    assert default_form("int8") == int8.version
+    assert default_form("fp32") == fp32.version
+    assert default_form(None) == fp32.version  # no verdict, no int8
+
+
 def tokenizer_ids(rec, text):
     return rec.tokenizer(text, add_special_tokens=True)["input_ids"]
 

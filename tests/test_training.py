@@ -263,6 +263,19 @@ def test_every_build_writes_onnx_forms_and_scores_the_int8_one_beside_the_defaul
     assert read_model_card(trained.out_dir)["evaluation"]["int8"]["iou_0.5"]["f1"] == pytest.approx(int8.f1, abs=1e-4)
 
 
+def test_a_build_lets_cpus_run_int8_only_when_it_keeps_recall_and_f1_within_tolerance(trained):
+    from deid_core.recognizers.encoder import CPU_PRECISION_KEY
+    from deid_core.training.metrics import CategoryScore
+    from deid_core.training.quantize import int8_keeps_accuracy
+
+    full, int8 = trained.scores["micro"], trained.scores_int8["micro"]
+    verdict = read_model_card(trained.out_dir)[CPU_PRECISION_KEY]
+    assert verdict == ("int8" if int8_keeps_accuracy(full, int8) else "fp32")
+    fp32 = CategoryScore("micro", gold=1000, predicted=1000, matched=950)
+    assert int8_keeps_accuracy(fp32, CategoryScore("micro", gold=1000, predicted=1000, matched=946))
+    assert not int8_keeps_accuracy(fp32, CategoryScore("micro", gold=1000, predicted=1000, matched=944))
+
+
 def test_a_finished_build_is_stamped_with_its_recipe_digest(trained):
     from deid_core.training.recipe import built_digest, recipe_digest
 

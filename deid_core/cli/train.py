@@ -14,6 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("train", help="train our own recognizer models")
     kinds = p.add_subparsers(dest="kind", required=True, metavar="MODEL")
     from deid_core.training.encoder import TrainConfig
+    from deid_core.training.recipe import DEFAULT_EPOCHS, DEFAULT_LAYERS
 
     d = TrainConfig()
     e = kinds.add_parser(
@@ -23,14 +24,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     e.add_argument("--out", type=Path, default=None, help="output directory (default: models/encoder/ in the repository)")
     e.add_argument("--notes", type=int, default=d.notes, help=f"synthetic notes to generate, training + held out (default {d.notes})")
-    e.add_argument("--epochs", type=int, default=d.epochs, help=f"passes over the training notes (default {d.epochs})")
+    e.add_argument("--epochs", type=int, default=None, help=f"passes over the training notes (default {d.epochs}; with --default: the recipe's {DEFAULT_EPOCHS})")
     e.add_argument("--seed", type=int, default=d.seed, help=f"seed for weights, shuffling and the split (default {d.seed})")
     e.add_argument("--synth-seed", type=int, default=None, help="seed of the synthetic generator (default: --seed)")
     e.add_argument("--heldout", type=float, default=d.heldout_fraction, help=f"share of patients held out (default {d.heldout_fraction})")
     e.add_argument("--max-length", type=int, default=d.max_length, help=f"training window in tokens (default {d.max_length})")
     e.add_argument("--batch-size", type=int, default=d.batch_size, help=f"windows per step (default {d.batch_size})")
     e.add_argument("--lr", type=float, default=d.learning_rate, help=f"peak learning rate (default {d.learning_rate})")
-    e.add_argument("--layers", type=int, default=d.layers, help="keep only the first N backbone layers (default: all)")
+    e.add_argument("--layers", type=int, default=None, help=f"keep only the first N backbone layers (default: all; with --default: the recipe's {DEFAULT_LAYERS})")
     e.add_argument("--threshold", type=float, default=d.threshold, help=f"decoding threshold on 1 - P(O) for the card (default {d.threshold})")
     e.add_argument("--threads", type=int, default=None, help="CPU threads for torch (default: torch's choice)")
     e.add_argument(
@@ -114,7 +115,9 @@ def run_encoder(args: argparse.Namespace) -> int:
         train_encoder,
     )
     from deid_core.training.recipe import (
+        DEFAULT_EPOCHS,
         DEFAULT_EXTRA,
+        DEFAULT_LAYERS,
         DEFAULT_RECASE,
         DEFAULT_REGISTERS,
         built_digest,
@@ -129,16 +132,18 @@ def run_encoder(args: argparse.Namespace) -> int:
         if args.default:
             registers = registers or DEFAULT_REGISTERS
         recase = args.recase if args.recase is not None else (DEFAULT_RECASE if args.default else 0.0)
+        epochs = args.epochs if args.epochs is not None else (DEFAULT_EPOCHS if args.default else TrainConfig.epochs)
+        layers = args.layers if args.layers is not None else (DEFAULT_LAYERS if args.default else None)
         config = TrainConfig(
             notes=args.notes,
-            epochs=args.epochs,
+            epochs=epochs,
             seed=args.seed,
             synth_seed=args.synth_seed,
             heldout_fraction=args.heldout,
             max_length=args.max_length,
             batch_size=args.batch_size,
             learning_rate=args.lr,
-            layers=args.layers,
+            layers=layers,
             threshold=args.threshold,
             threads=args.threads,
             extra=tuple(str(p) for p in extra),

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from deid_core.environment import ENCODER_DIR
 import hashlib
+import json
 import math
 import os
 import time
@@ -58,6 +59,9 @@ DEFAULT_THRESHOLD = 0.5
 ONNX_MODEL_FILE = "model.onnx"
 INT8_MODEL_FILE = "model.int8.onnx"
 PRECISIONS = ("auto", "fp32", "int8")
+#: The model card a build writes, and its entry naming the CPU form that build verified (``int8`` or ``fp32``).
+MODEL_CARD_FILE = "model_card.json"
+CPU_PRECISION_KEY = "cpu_precision"
 CPU_BATCH_TOKENS = 2048
 GPU_BATCH_TOKENS = 16384
 
@@ -657,6 +661,18 @@ class OnnxTokenClassifier:
         return torch.from_numpy(self.session.run(["logits"], feed)[0])
 
 
+def _verified_cpu_form(model_dir: Path) -> str:
+    """``int8`` where the build showed the int8 form keeps held-out accuracy, else fp32 ONNX, else the torch weights."""
+    if (model_dir / INT8_MODEL_FILE).is_file():
+        try:
+            card = json.loads((model_dir / MODEL_CARD_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            card = {}
+        if isinstance(card, dict) and card.get(CPU_PRECISION_KEY) == "int8":
+            return "int8"
+    return "onnx-fp32" if (model_dir / ONNX_MODEL_FILE).is_file() else "fp32"
+
+
 def pick_device(requested: str | None) -> str:
     import torch
 
@@ -697,7 +713,7 @@ def load_encoder(
     device = pick_device(config.device)
     precision = "fp16" if device.startswith("cuda") else config.precision
     if precision == "auto":
-        precision = "onnx-fp32" if (model_dir / ONNX_MODEL_FILE).is_file() else "fp32"
+        precision = _verified_cpu_form(model_dir)
     onnx_file = model_dir / (INT8_MODEL_FILE if precision == "int8" else ONNX_MODEL_FILE)
     if precision == "int8" and not onnx_file.is_file():
         raise RecognizerError(f"{model_dir} has no int8 form ({INT8_MODEL_FILE}); rebuild it with `deid train encoder`")

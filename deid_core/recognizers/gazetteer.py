@@ -36,6 +36,7 @@ from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.lexicon import (
     DATA_DIR,
     STATES,
+    VERY_COMMON_WORD_FREQ,
     Lexicon,
     countries,
     default_lexicon,
@@ -269,7 +270,8 @@ _LOWER_PLACE_CUE = re.compile(
     re.IGNORECASE,
 )
 _LOWER_HOME_CUE = re.compile(
-    r"\b(?:lives|living|resides|moved|born|raised|visiting|staying)(?:[ \t]+(?:alone|with(?:[ \t]+[a-z'’]+){1,3}))?[ \t]+(?:over[ \t]+)?(?:in|to|near)[ \t]+$"
+    r"\b(?:lives|living|resides|moved|born|raised|visiting|staying|stays)"
+    r"(?:[ \t]+(?:alone|(?:with|w/?)(?:[ \t]+[a-z'’]+){1,3}|at[ \t]+(?:a|the|her|his)[ \t]+[a-z]+))?[ \t]+(?:over[ \t]+)?(?:in|to|near)[ \t]+$"
     r"|\bfrom[ \t]+$",
     re.I,
 )
@@ -288,7 +290,7 @@ EPONYM_TRIGGERS = frozenset(
     point area cells cell body bodies canal duct gland space ligament membrane hernia diverticulum deformity contracture
     aneurysm tremor chorea dementia encephalopathy apnea respiration breathing murmur rub spots nodules bundle fibers
     coma agitation hugger pump port drip solution disorder lesion reaction response effect circle pattern fall oesophagus
-    grass dynamometer grade class wort
+    grass dynamometer grade class wort protocol regimen
     """.split()
 )
 
@@ -389,8 +391,9 @@ class GazetteerRecognizer(RuleRecognizer):
             # "a long car ride from florida", "son (by phone from ohio)": a state or a country after a place
             # cue is a place in any case, unless it is as often a thing or a name ("to turkey", "from chad")
             return words[0].lower() not in lex.ambiguous and words[0].lower() not in _EVERYDAY_PLACE_WORDS
-        if _LOWER_HOME_CUE.search(before) and len(words) >= 2:
-            return not any(lex.is_stop(w) for w in words)  # "lives in stone mountain": a listed town of ordinary words
+        if len(words) >= 2 and (_LOWER_HOME_CUE.search(before) or note_is_lower(text)):
+            # "lives in stone mountain", "her kids in fall river": a listed town of ordinary words
+            return not any(lex.is_stop(w) or lex.is_clinical(w) for w in words)
         if note_is_lower(text) and len(words) == 1:
             # "called from montreal", "kids are in seoul", "found down in somerville": in a note typed in lower
             # case the cue is all the evidence there is; the word must be a place before it is anything else
@@ -398,8 +401,10 @@ class GazetteerRecognizer(RuleRecognizer):
             if lex.is_stop(word) or lex.is_clinical(word) or lex.is_eponym(word):
                 return False
             # "lives with her husband in quincy": after a home cue a given name may be the town; after a bare "in", no
-            home = bool(_LOWER_HOME_CUE.search(before))
-            return (home or not lex.is_first(word)) and (not lex.is_common_word(word) or self._mainly_a_place(word))
+            if _LOWER_HOME_CUE.search(before):
+                # "lives w mom in dorchester": after a home cue, a listed town that English rarely uses otherwise
+                return lex.frequency(word) < VERY_COMMON_WORD_FREQ or self._mainly_a_place(word)
+            return not lex.is_first(word) and (not lex.is_common_word(word) or self._mainly_a_place(word))
         return all(not lex.is_common_word(w) and not lex.is_stop(w) and lex.census_share(w) < 1e-5 for w in words)
 
     def _mainly_a_place(self, word: str) -> bool:

@@ -61,8 +61,9 @@ from deid_core.spans import Category, Span
 
 MIX_ENV = DETECT_MIX.name
 NO_ENCODER_NOTICE = "no trained encoder found (train one with `deid train encoder`); detecting with the rules only"
-#: Notes per encoder call: windows of several notes share forward passes.
-ENCODER_CHUNK_NOTES = 32
+#: Notes per encoder call: windows of several notes share forward passes, and a chunk's last pass is
+#: part-filled, so larger chunks waste less (32 notes ran the benchmark corpus about 20% slower than one call).
+ENCODER_CHUNK_NOTES = 128
 
 NoteSpans = list[Span] | BaseException
 

@@ -31,3 +31,11 @@ def test_switched_off_ages_are_not_detected(detect):
 
 def test_just_turned_gives_an_age(unit_finds):
     assert unit_finds("age", 'line site ok. wife says he just turned 62 and "doesn\'t care anymore"') == {"62": Category.AGE}
+
+
+def test_telegraphic_ages_with_sex_and_birthdays_to_come(unit_finds):
+    assert unit_finds("age", "tsicu pt 48 yom roofer fell 20ft, c5 burst fx") == {"48 yom": Category.AGE}
+    assert unit_finds("age", "ccu nursing pt 66 m s/p cath w 3vd, impella cp") == {"66": Category.AGE}
+    assert unit_finds("age", "MICU NSG: PT IS 74 YRS, M, W/ SEVERE COPD") == {"74 YRS": Category.AGE}
+    assert unit_finds("age", "PT WILL TURN 78 ON DEC 2ND, HOPES TO BE HOME") == {"78": Category.AGE}
+    assert unit_finds("age", "pt turned q2h, turned 30 degrees. pt 5 ft tall, pt 2 mg iv") == {}

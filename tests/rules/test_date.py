@@ -45,3 +45,7 @@ def test_a_count_out_of_a_total_before_bottles_is_no_date(unit_finds):
 
 def test_prior_to_admission_cues_a_date(unit_finds):
     assert unit_finds("date", "INCENTIVE SPIROMETER 750. LBM PTA 9/30.") == {"9/30": Category.DATE}
+
+
+def test_a_clock_time_between_an_event_and_its_day_keeps_the_date(unit_finds):
+    assert unit_finds("date", "intubated 0200 7/15 w fiberoptic by anesthesia") == {"7/15": Category.DATE}

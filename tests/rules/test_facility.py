@@ -48,3 +48,10 @@ def test_a_facility_typed_in_lowercase_after_a_cue_is_found_but_a_service_is_not
 def test_hosp_is_a_facility_type_and_gi_is_a_weak_one(unit_finds):
     assert unit_finds("facility", "PT ADMITTED FROM BEVERLY HOSP W/ VT STORM") == {"BEVERLY HOSP": Category.HOSPITAL}
     assert unit_finds("facility", "MICU NPN\nUpper GI bleed, EtOH cirrhosis. Hct 19") == {}
+
+
+def test_a_named_dialysis_unit_hospice_or_urgent_care_is_a_facility_but_dialysis_itself_is_not(unit_finds):
+    assert unit_finds("facility", "ESRD ON HD MWF @ NORTHGATE DIALYSIS, ADMITTED. NEEDS DIALYSIS TODAY.") == {"NORTHGATE DIALYSIS": Category.HOSPITAL}
+    assert unit_finds("facility", "l leg dvt on us, sent over from cedar hill urgent care") == {"cedar hill urgent care": Category.HOSPITAL}
+    assert unit_finds("facility", "hospice agency lotus blossom hospice to do eval") == {"lotus blossom hospice": Category.HOSPITAL}
+    assert unit_finds("facility", "going home w home hospice; Peritoneal Dialysis at home; to the hospital") == {}

@@ -42,3 +42,10 @@ def test_a_listed_town_after_in_in_a_lowercase_note_is_a_place_but_a_food_is_not
     assert unit_finds("gazetteer", LOWER_PLACE_NOTE.format("found down on the street in somerville,")) == {"somerville": Category.LOCATION}
     assert unit_finds("gazetteer", LOWER_PLACE_NOTE.format("lives with her husband in quincy,")) == {"quincy": Category.LOCATION}
     assert unit_finds("gazetteer", LOWER_PLACE_NOTE.format("turkey sandwich eaten in part,")) == {}
+
+
+def test_after_a_home_cue_with_company_a_town_english_rarely_uses_is_a_place(unit_finds):
+    note = "non adherence w meds, lives w mom in {}, moms cell on chart, sw consulted today"
+    assert unit_finds("gazetteer", note.format("dorchester")) == {"dorchester": Category.LOCATION}
+    assert unit_finds("gazetteer", "pt lives in hope of recovery, lives alone in comfort, family supportive at bedside") == {}
+    assert unit_finds("gazetteer", "pt wants to go home to her kids in fall river asap, neuro team aware") == {"fall river": Category.LOCATION}

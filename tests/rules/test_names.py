@@ -90,3 +90,8 @@ def test_a_month_after_a_relation_is_no_drug_for_its_ending(unit_finds):
 
 def test_the_plural_of_a_clinical_word_is_no_name(unit_finds):
     assert unit_finds("names", "tpa infusing through bilat pa catheters @ 1mg/hr per catheter.") == {}
+
+
+def test_a_case_manager_named_after_cm_is_staff_but_centimetres_are_not(unit_finds):
+    assert unit_finds("names", "plan 6 wks iv abx, pt upset, cm delphine looking into snf for iv abx") == {"delphine": Category.DOCTOR}
+    assert unit_finds("names", "wound 2 x 3 cm granulation, 4 cm hyperechoic lesion on us") == {}

@@ -55,7 +55,7 @@ _AGE_RULES: tuple[PatternRule, ...] = (
     PatternRule(
         "y_o",
         Category.AGE,
-        re.compile(rf"\b{_AGE_N}[ \t]*-?[ \t]*(?:y/o|y\.o\.|y\.o|yo|y/a|yoa)(?![a-z])", _I),
+        re.compile(rf"\b{_AGE_N}[ \t]*-?[ \t]*(?:y/o|y\.o\.|y\.o|yo[mf]?|yow[mf]|yob[mf]|y/a|yoa)(?![a-z])", _I),
         score=0.95,
         accept=_age_value_ok,
     ),
@@ -85,7 +85,7 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         Category.AGE,
         re.compile(
             r"\b(?:he|she|they|pt|patient|who|client)[ \t]+(?:is|was|(?:(?:just|recently)[ \t]+)?(?:turned|turns)|is[ \t]+now)[ \t]+(?:only[ \t]+)?"
-            rf"(?P<v>{_AGE_N})(?![\d./:%-])(?=[ \t]*(?:,|;|\.(?!\d)|\band\b|\bbut\b|\bwith\b|$|\n))",
+            rf"(?P<v>{_AGE_N}(?:[ \t]*(?:yrs?|years))?)(?![\d./:%-])(?=[ \t]*(?:,|;|\.(?!\d)|\band\b|\bbut\b|\bwith\b|$|\n))",
             _I,
         ),
         score=0.75,
@@ -99,6 +99,28 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         score=0.8,
         group="v",
         accept=lambda text, m: m.group("det").lower() != "the" or not _VITAL_BEFORE.search(clause_before(text, m.start())),
+    ),
+    # "PT WILL TURN 78 ON DEC 2ND", "turns 90 next week": a birthday to come
+    PatternRule(
+        "turns",
+        Category.AGE,
+        re.compile(
+            rf"\b(?:will[ \t]+turn|turns|turning)[ \t]+(?P<v>{_AGE_N})(?![\d./:%-])"
+            r"(?=[ \t]+(?:on|next|this|today|tomorrow|in)\b|[ \t]*(?:[,;.]|$))",
+            _I,
+        ),
+        score=0.8,
+        group="v",
+        accept=_age_value_ok,
+    ),
+    # "pt 66 m s/p cath": after "pt", an age and a lower-case sex letter
+    PatternRule(
+        "age_sex_lower",
+        Category.AGE,
+        re.compile(r"(?<=\bpt )(?P<v>(?P<n>1[0-4]\d|\d{1,2}))[ \t]?(?=[mf]\b)(?![mf][ \t]*\d)"),
+        score=0.7,
+        group="v",
+        accept=_age_sex_ok,
     ),
     PatternRule(
         "age_sex",

@@ -316,6 +316,8 @@ _MD_EVENT_BEFORE = re.compile(
     # nursing notes: "LBM 11/5", "as of today 4/16", "to micu 10/12"
     r"l?bm|today|yesterday|tomorrow|tonight|icu|micu|sicu|ccu|csru|cvicu|nicu|picu|pacu|ed|er|osh|floor|rehab|hospital|extubation|intubation)"
     r"[ \t]*[:#~-]?[ \t]*$"
+    # "intubated 0200 7/15", "extubated @ 1100 on 3/2": a clock time between a past event and its day
+    r"|\b[a-z]+ed[ \t]+@?[ \t]*(?:[01]\d|2[0-3])[0-5]\d(?:[ \t]+on)?[ \t]*$"
     # "last drink 3/9", "next clinic 4/8": a last or next event
     r"|\b(?:last|next|first|prior|previous|latest|most[ \t]+recent)[ \t]+"
     r"(?!(?:steps?|items?|questions?|trials?|attempts?|sets?|levels?|stages?|phases?|cycles?|doses?|lines?|pages?|one|time|few)\b)[a-z]+[ \t]*[:#-]?[ \t]*$",

@@ -45,7 +45,7 @@ _FAC_TYPE = (
     r"|Rheumatology|Pulmonology|Hematology|Psychiatry|Audiology|Ophthalmology|Otolaryngology|GI|ENT|Elementary(?:[ \t]+School)?"
     r"|(?:Middle|High|Primary|Grammar|Public|Charter)[ \t]+School|Schools?|Academy|University|Programs?|Programme|Surgery|Service"
     # general type words last, so that the longer forms above win
-    r"|Cent(?:er|re)s?|Health(?:[ \t]+(?:Alliance|Plans?|Partners|Group|Cooperative|Agency|Collaborative))?|HMO"
+    r"|Dialysis|Cent(?:er|re)s?|Health(?:[ \t]+(?:Alliance|Plans?|Partners|Group|Cooperative|Agency|Collaborative))?|HMO"
     r"|Dentistry|Dental(?:[ \t]+(?:Group|Care|Associates|Clinic|Office|Practice|Arts|Studio))?|Orthodontics"
     r"|Labs?|Laboratory|Services|Insurance[ \t]+(?:Company|Co\.|Group|Agency)|Therapy[ \t]+Services|Wellness"
     r"|Optometry|Eye[ \t]+Care|Podiatry|Chiropractic|Hearing[ \t]+(?:Cent(?:er|re)|Clinic)|Apothecary"
@@ -123,9 +123,10 @@ _LOWER_CARE_HOME = re.compile(
 )
 #: "at sandpiper dialysis", "from lakeside community hosp", "back to fairhaven rehab": a facility typed in lower case
 _LOWER_FACILITY = re.compile(
-    r"\b(?:at|from|to|in|via)[ \t]+(?P<name>(?P<head>[a-z][a-z'’-]{3,})(?:[ \t]+(?:community|memorial|regional|general|county|university))?"
+    r"(?:\b(?:at|from|to|in|via|agency|by)|@)[ \t]*(?P<name>(?P<head>[a-z][a-z-]{3,})(?:[ \t]+(?P<second>[a-z][a-z-]{2,}))??"
+    r"(?:[ \t]+(?:community|memorial|regional|general|county|university))?"
     r"[ \t]+(?:rehab(?:ilitation)?(?:[ \t]+(?:center|hosp(?:ital)?))?|dialysis(?:[ \t]+(?:center|unit))?|hosp(?:ital)?|medical(?:[ \t]+center)?"
-    r"|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial))(?![\w-])"
+    r"|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial|hospice))(?![\w-])"
 )
 _NOT_LOWER_HEADS = rule_list("facilities", "not_lower_heads")
 _FAC_OF = re.compile(
@@ -283,13 +284,15 @@ class FacilityRecognizer(RuleRecognizer):
             if not (lex.is_common_word(m.group("name")) or lex.is_stop(m.group("name"))):
                 out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_home"))
         for m in _LOWER_FACILITY.finditer(text):
-            head = m.group("head")
+            head, second = m.group("head"), m.group("second")
             if not (
                 head in _NOT_LOWER_HEADS
                 or lex.is_stop(head)
                 or lex.is_clinical(head)
                 or head in CLINICAL_ACRONYMS
                 or lex.frequency(head) >= VERY_COMMON_WORD_FREQ
+                # "cedar hill urgent care": a second word of the name is no stop, clinical or service word
+                or (second and (second in _NOT_LOWER_HEADS or lex.is_stop(second) or lex.is_clinical(second)))
             ):
                 out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/lower"))
         out.extend(self._acronyms(text))

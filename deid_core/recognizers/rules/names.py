@@ -96,7 +96,7 @@ _DOCTOR_ROLES = (
     r"|referring(?:[ \t]+(?:physician|provider|md|doctor|clinician))?|ref(?:erring)?[ \t]+md|surgeon|assistant(?:[ \t]+surgeon)?"
     r"|anesthesiologist|anesthesia|anesthetist|crna|consultant|consulting(?:[ \t]+(?:physician|md))?|cc|provider|clinician"
     r"|physician|doctor|nurse|rn|np|pa|author|care[ \t]+team|covering(?:[ \t]+(?:physician|md))?|on-?call|midwife|therapist|pharmacist"
-    r"|case[ \t]+manager|social[ \t]+worker|sw|dietitian|dietician|chaplain|psychiatrist|psychologist|cardiologist|oncologist"
+    r"|case[ \t]+manager|social[ \t]+worker|sw|(?<![\d.][ \t])(?<![\d.])cm|dietitian|dietician|chaplain|psychiatrist|psychologist|cardiologist|oncologist"
     r"|neurologist|radiologist|pathologist|hospitalist|intensivist|nephrologist|urologist|dermatologist|gastroenterologist"
     r"|pulmonologist|endocrinologist|rheumatologist|obstetrician|gynecologist|ob/gyn|pediatrician|neurosurgeon|proceduralist"
     r"|operator|sonographer|technologist|tech|scribe|nurse[ \t]+practitioner|physician[ \t]+assistant|preceptor"
