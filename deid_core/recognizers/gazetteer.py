@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.case import note_is_lower
@@ -82,12 +83,14 @@ _SPECIAL_STEMS = {
 }
 
 
-def normalise(text: str) -> tuple[str, dict[int, int], dict[int, int]]:
+@lru_cache(maxsize=64)
+def normalise(text: str) -> tuple[str, Mapping[int, int], Mapping[int, int]]:
     """Lowercased, single-spaced, space-padded text and maps back to offsets.
 
     Returns ``(norm, starts, ends)``: ``starts[i]`` is the original offset of
     the token that begins at ``norm[i]``, ``ends[j]`` the original end offset
-    of the token that ends at ``norm[j]``.
+    of the token that ends at ``norm[j]``.  Cached (read-only maps), because
+    every list and propagation scans the same note again.
     """
     parts: list[str] = []
     starts: dict[int, int] = {}
@@ -102,7 +105,7 @@ def normalise(text: str) -> tuple[str, dict[int, int], dict[int, int]]:
         ends[pos + len(low)] = m.end()
         parts.append(low)
         pos += len(low) + 1
-    return " " + " ".join(parts) + " ", starts, ends
+    return " " + " ".join(parts) + " ", MappingProxyType(starts), MappingProxyType(ends)
 
 
 def normalise_entry(entry: str) -> str:
