@@ -194,7 +194,8 @@ def test_a_higher_scored_state_does_not_keep_a_patients_given_name(study_key):
     out = _anonymized(
         study_key, text, Span(0, 7, Category.LOCATION, 0.9), Span(0, 7, Category.PATIENT, 0.5), Span(8, 13, Category.PATIENT, 0.8)
     )
-    assert "Georgia" not in out.text and "Smith" not in out.text
+    # whole words: a surrogate may happen to begin with the same letters ("Georgianne")
+    assert not re.search(r"\b(?:Georgia|Smith)\b", out.text), out.text
 
 
 def test_a_replacement_that_keeps_an_overlapping_spans_word_is_masked(study_key):

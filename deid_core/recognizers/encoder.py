@@ -12,11 +12,12 @@ category's threshold, even where ``O`` is the single most likely label,
 because a missed identifier is a disclosure while a false alarm only costs a
 clinical word.
 
-On a CPU the model runs in ONNX Runtime, fp32, when the model directory
-holds ``model.onnx`` (every build of ours writes it and an int8 form,
-``model.int8.onnx``, beside it; ``docs/detection.md`` has the measurements
-that keep int8 off by default), on as many threads as this process may use;
-in torch otherwise, and in fp16 on a GPU.
+On a CPU the model runs in ONNX Runtime when the model directory holds
+``model.onnx`` (every build of ours writes it and an int8 form,
+``model.int8.onnx``, beside it): in int8 where the build's model card says
+the int8 form kept its held-out accuracy, in fp32 otherwise
+(``docs/detection.md``), on as many threads as this process may use; in
+torch when there is no ONNX form, and in fp16 on a GPU.
 
 Nothing is fetched at run time: the loader sets ``HF_HUB_OFFLINE``, passes
 ``local_files_only`` and refuses anything that is not a local directory.
@@ -110,8 +111,8 @@ class EncoderConfig:
     max_batch_windows: int = 64
     device: str | None = None
     snap_to_words: bool = True
-    #: CPU only. ``auto``: the fp32 ONNX form when the model has one, else the torch weights;
-    #: ``fp32``: the torch weights; ``int8``: the int8 ONNX form (faster, less recall).  A GPU runs fp16.
+    #: CPU only. ``auto``: the int8 ONNX form where the build verified it, else the fp32 ONNX form,
+    #: else the torch weights; ``fp32``: the torch weights; ``int8``: the int8 ONNX form.  A GPU runs fp16.
     precision: str = "auto"
     #: CPU threads; None: every core this process may run on.
     threads: int | None = None

@@ -416,6 +416,8 @@ def _train(
         }
         # what a CPU runs under precision "auto": int8 only where this build showed it keeps accuracy
         card[CPU_PRECISION_KEY] = "int8" if int8_keeps_accuracy(scores["micro"], int8_scores[0]["micro"]) else "fp32"
+        if card[CPU_PRECISION_KEY] == "int8":
+            card["version"] = quantized.version  # the form a CPU loads by default, and caches spans under
         write_model_card(staging, card)
         if stamp is not None:
             from deid_core.training.recipe import STAMP_FILE
