@@ -49,6 +49,8 @@ def test_identifier_shapes_pass(check, text, category):
         ("486", Category.PHONE),
         ("0212", Category.ID),
         ("@ 2145", Category.WEB),
+        ("7.29/44/71/21", Category.DATE),   # a blood gas
+        ("12/40/2020", Category.DATE),      # no month and day in it
     ],
 )
 def test_clinical_text_the_model_mistakes_is_rejected(check, text, category):
@@ -189,3 +191,15 @@ def test_each_model_is_judged_against_the_rules_not_against_another_model(check)
 def test_a_model_name_made_of_a_clinical_word_is_rejected(check, text):
     assert not check.plausible(text, Category.PATIENT)
     assert not check.name_like(text)
+
+
+def test_after_pt_an_everyday_word_from_the_model_is_rejected_but_a_name_is_not(check):
+    text = "Will call out in AM. Pt pleasant, says he is in no hurry. Wife Pleasant called. Pt Okonkwo resting."
+
+    def span(word):
+        start = text.index(word)
+        return Span(start, start + len(word), Category.PATIENT, 0.99, "encoder", Evidence.MODEL)
+
+    assert not check.plausible_at(text, span("pleasant"))
+    assert check.plausible_at(text, span("Pleasant"))
+    assert check.plausible_at(text, span("Okonkwo"))

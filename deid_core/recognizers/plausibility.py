@@ -38,10 +38,11 @@ import re
 from bisect import bisect_left
 from collections.abc import Sequence
 
-from deid_core.recognizers.lexicon import NAME_PARTICLES, Lexicon, default_lexicon
+from deid_core.recognizers.lexicon import NAME_PARTICLES, VERY_COMMON_WORD_FREQ, Lexicon, default_lexicon
 from deid_core.recognizers.pipeline import DetectConfig
 from deid_core.spans import Category, Evidence, Span
 
+_WEAK_NAME_CUE = re.compile(r"\b(?:pt|patient)[ \t]*$", re.I)
 _MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.I)
 _CLOCK = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
@@ -151,6 +152,8 @@ class PlausibilityCheck:
                 return False
             if not _AGE_MARKED.search(core) and not _AGE_AFTER.match(text[span.end : span.end + 12]):
                 return False
+        if span.category in _NAMES and _WEAK_NAME_CUE.search(line_before) and self._everyday(core):
+            return False  # "Pt pleasant": after "pt", an everyday word describes the patient (as in the name rules)
         if sure and span.category is Category.DATE:
             md = _MONTH_DAY.match(core)
             if md and 1 <= int(md.group(1)) <= 12 and 1 <= int(md.group(2)) <= 31:
@@ -163,6 +166,10 @@ class PlausibilityCheck:
             if any(self._informative(tok) for tok in words):
                 return True
         return self.plausible(t, span.category)
+
+    def _everyday(self, word: str) -> bool:
+        lex = self.lexicon
+        return word.isalpha() and lex.frequency(word) >= VERY_COMMON_WORD_FREQ and not lex.is_strong_name(word)
 
     def name_like(self, text: str) -> bool:
         """Every word could be part of a name: a listed name that is no clinical word, an initial, a particle or an unusual word."""
@@ -183,7 +190,13 @@ class PlausibilityCheck:
                 return False
             if _YEARS_ONLY.match(t):
                 return False
-            if _MONTH.search(t) or _YEAR.search(t) or _NUMERIC_DATE.search(t):
+            if t.count("/") >= 3 and not re.search(r"[^\d/. ]", t):
+                return False  # "7.29/44/71/21" is a blood gas, "100/60/12/98" a row of values
+            numeric = _NUMERIC_DATE.search(t)
+            if numeric and not _MONTH.search(t):
+                a, b = (int(p) for p in re.split(r"[/.-]", numeric.group(0))[:2])
+                return (b <= 12 if a > 999 else (a <= 12 and b <= 31) or (b <= 12 and a <= 31))  # "12/40/2020" is none
+            if _MONTH.search(t) or _YEAR.search(t) or numeric:
                 return True
             md = _MONTH_DAY.match(t)  # "9/29" is a date; "2/2" and "8/9" are as likely scores
             return bool(md) and int(md.group(1)) <= 12 < int(md.group(2)) <= 31
