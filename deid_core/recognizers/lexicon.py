@@ -310,6 +310,10 @@ class Lexicon:
         bar = VERY_COMMON_WORD_FREQ if strict else COMMON_WORD_FREQ
         return self.word_freq.get(t, 0.0) >= bar
 
+    def is_everyday(self, token: str) -> bool:
+        """A word English uses often and not mainly as a name ("pleasant", "calm"; not "frank" or "hunter")."""
+        return self.frequency(token) >= VERY_COMMON_WORD_FREQ and not self.is_strong_name(token)
+
     def is_strong_name(self, token: str) -> bool:
         """A listed name that is rarely anything else (safe to flag without context)."""
         t = token.lower()

@@ -38,7 +38,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Sequence
 
-from deid_core.recognizers.lexicon import NAME_PARTICLES, VERY_COMMON_WORD_FREQ, Lexicon, default_lexicon
+from deid_core.recognizers.lexicon import NAME_PARTICLES, Lexicon, default_lexicon
 from deid_core.recognizers.pipeline import DetectConfig
 from deid_core.spans import Category, Evidence, Span
 
@@ -152,7 +152,7 @@ class PlausibilityCheck:
                 return False
             if not _AGE_MARKED.search(core) and not _AGE_AFTER.match(text[span.end : span.end + 12]):
                 return False
-        if span.category in _NAMES and _WEAK_NAME_CUE.search(line_before) and self._everyday(core):
+        if span.category in _NAMES and _WEAK_NAME_CUE.search(line_before) and core.isalpha() and self.lexicon.is_everyday(core):
             return False  # "Pt pleasant": after "pt", an everyday word describes the patient (as in the name rules)
         if sure and span.category is Category.DATE:
             md = _MONTH_DAY.match(core)
@@ -166,10 +166,6 @@ class PlausibilityCheck:
             if any(self._informative(tok) for tok in words):
                 return True
         return self.plausible(t, span.category)
-
-    def _everyday(self, word: str) -> bool:
-        lex = self.lexicon
-        return word.isalpha() and lex.frequency(word) >= VERY_COMMON_WORD_FREQ and not lex.is_strong_name(word)
 
     def name_like(self, text: str) -> bool:
         """Every word could be part of a name: a listed name that is no clinical word, an initial, a particle or an unusual word."""

@@ -41,7 +41,6 @@ from deid_core.recognizers.lexicon import (
     PATIENT_TITLES,
     RANKS,
     RELATIONS,
-    VERY_COMMON_WORD_FREQ,
     Lexicon,
     alternation,
     rule_list,
@@ -309,7 +308,7 @@ class NameRecognizer(RuleRecognizer):
                 return not lex.is_common_word(low)
             if mode == "inline":
                 # "pt bobby ray tillman seen at home": a listed given name that is no ordinary word
-                return lex.is_first(low) and not lex.is_common_word(low) and low not in _MODALS and not self._everyday(low)
+                return lex.is_first(low) and not lex.is_common_word(low) and low not in _MODALS and not lex.is_everyday(low)
             # "my son paulo can drive me": a given name after a relation word
             return mode == "relation" and (lex.is_first(low) or not (lex.is_common_word(low) or DRUG_SUFFIX.search(low)))
         if tok.shape == "upper" and not tok.line_caps and not is_name and mode == "credential":
@@ -342,17 +341,13 @@ class NameRecognizer(RuleRecognizer):
             return False
         if low in _MODALS or lex.is_clinical(low) or (DRUG_SUFFIX.search(low) and not month_name):
             return False  # "-pril" makes a drug of "lisinopril", not of "daughter april"
-        if mode == "inline" and self._everyday(low):
+        if mode == "inline" and lex.is_everyday(low):
             return False  # "PT PLEASANT", "pt pleasant": after "pt", an everyday word describes the patient
         if is_name:
             # "husband frank at bedside", "son rich called": right after a relation word, a listed given
             # name that is also a word ("SON PRESENT" is no name: "present" is listed as a surname only)
             return header_caps or not lex.is_common_word(low) or (mode == "relation" and lex.is_first(low))
         return mode in _STRONG_CUE_MODES and not lex.is_common_word(low) and not _INFLECTED.search(low)
-
-    def _everyday(self, low: str) -> bool:
-        """A word English uses often, and not mainly as a name ("pleasant", "calm"; not "frank" or "grace")."""
-        return self.lexicon.frequency(low) >= VERY_COMMON_WORD_FREQ and not self.lexicon.is_strong_name(low)
 
     def _verb_reading(self, tokens: Sequence[Token], k: int) -> bool:
         """A given name that is also a verb, followed by a particle, is the verb ("rose to leave")."""
