@@ -303,7 +303,7 @@ _POSSESSIVE_EPONYM_TRIGGERS = frozenset({"negative", "positive", "neg", "pos", "
 
 
 def followed_by_eponym_trigger(text: str, end: int) -> bool:
-    m = re.match(r"(['’]s?)?[ \t-]+([A-Za-z]+)", text[end : end + 30])  # "Parkinson's disease", "Graves' disease"
+    m = re.match(r"(['’][sS]?)?[ \t-]+([A-Za-z]+)", text[end : end + 30])  # "Parkinson's disease", "Graves' disease"
     if not m:
         return False
     word = m.group(2).lower()

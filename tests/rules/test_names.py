@@ -95,3 +95,8 @@ def test_the_plural_of_a_clinical_word_is_no_name(unit_finds):
 def test_a_case_manager_named_after_cm_is_staff_but_centimetres_are_not(unit_finds):
     assert unit_finds("names", "plan 6 wks iv abx, pt upset, cm delphine looking into snf for iv abx") == {"delphine": Category.DOCTOR}
     assert unit_finds("names", "wound 2 x 3 cm granulation, 4 cm hyperechoic lesion on us") == {}
+
+
+def test_an_eponym_written_in_capitals_with_its_possessive_is_no_name(detect):
+    assert detect("JP'S SEROSANG 10-20CC. MURPHY'S SIGN N/A (S/P CCY). ABD SOFT, NONTENDER.") == {}
+    assert detect("Seen by DR MURPHY'S TEAM today.") == {"MURPHY": Category.DOCTOR}
