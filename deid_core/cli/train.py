@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from deid_core.cli.common import fail
@@ -114,42 +115,28 @@ def run_encoder(args: argparse.Namespace) -> int:
         TrainingError,
         train_encoder,
     )
-    from deid_core.training.recipe import (
-        DEFAULT_EPOCHS,
-        DEFAULT_EXTRA,
-        DEFAULT_LAYERS,
-        DEFAULT_RECASE,
-        DEFAULT_REGISTERS,
-        built_digest,
-        check_extra,
-        recipe_digest,
-        repo_root,
-    )
+    from deid_core.training.recipe import built_digest, check_extra, default_recipe, recipe_digest
 
     try:
-        extra = [*args.extra, *(repo_root() / p for p in DEFAULT_EXTRA)] if args.default else args.extra
-        registers = tuple(r.strip() for r in args.registers.split(",") if r.strip()) if args.registers else None
-        if args.default:
-            registers = registers or DEFAULT_REGISTERS
-        recase = args.recase if args.recase is not None else (DEFAULT_RECASE if args.default else 0.0)
-        epochs = args.epochs if args.epochs is not None else (DEFAULT_EPOCHS if args.default else TrainConfig.epochs)
-        layers = args.layers if args.layers is not None else (DEFAULT_LAYERS if args.default else None)
-        config = TrainConfig(
+        # --default starts from the recipe itself, so the stamp it checks is the recipe's; flags given still win
+        base = default_recipe() if args.default else TrainConfig()
+        config = replace(
+            base,
             notes=args.notes,
-            epochs=epochs,
+            epochs=args.epochs if args.epochs is not None else base.epochs,
             seed=args.seed,
             synth_seed=args.synth_seed,
             heldout_fraction=args.heldout,
             max_length=args.max_length,
             batch_size=args.batch_size,
             learning_rate=args.lr,
-            layers=layers,
+            layers=args.layers if args.layers is not None else base.layers,
             threshold=args.threshold,
             threads=args.threads,
-            extra=tuple(str(p) for p in extra),
+            extra=(*(str(p) for p in args.extra), *base.extra),
             extra_repeat=args.extra_repeat,
-            registers=registers,
-            recase=recase,
+            registers=tuple(r.strip() for r in args.registers.split(",") if r.strip()) if args.registers else base.registers,
+            recase=args.recase if args.recase is not None else base.recase,
         )
         check_extra(config)
         stamp = recipe_digest(config) if args.default else None
