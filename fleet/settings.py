@@ -18,7 +18,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-
 #: Environment variable -> field of :class:`FleetSettings`.
 ENV_OVERRIDES: dict[str, str] = {
     _env.DATABASE_URL.name: "database_url",

@@ -618,7 +618,7 @@ def _model_version(path: Path, precision: str) -> str:
     """
     digest = hashlib.sha256(precision.encode())
     for f in sorted(path.iterdir()):
-        if f.name == "model_card.json":
+        if f.name == MODEL_CARD_FILE:
             continue
         if f.is_file() and (f.suffix in (".json", ".safetensors", ".bin", ".onnx") or f.name == "vocab.txt"):
             stat = f.stat()

@@ -394,18 +394,20 @@ class GazetteerRecognizer(RuleRecognizer):
             # "a long car ride from florida", "son (by phone from ohio)": a state or a country after a place
             # cue is a place in any case, unless it is as often a thing or a name ("to turkey", "from chad")
             return words[0].lower() not in lex.ambiguous and words[0].lower() not in _EVERYDAY_PLACE_WORDS
-        if len(words) >= 2 and (_LOWER_HOME_CUE.search(before) or note_is_lower(text)):
+        home = bool(_LOWER_HOME_CUE.search(before))
+        lower_note = note_is_lower(text)
+        if len(words) >= 2 and (home or lower_note):
             # "lives in stone mountain", "her kids in fall river": a listed town of ordinary words
             return not any(lex.is_stop(w) or lex.is_clinical(w) for w in words)
-        if note_is_lower(text) and len(words) == 1:
+        if lower_note and len(words) == 1:
             # "called from montreal", "kids are in seoul", "found down in somerville": in a note typed in lower
             # case the cue is all the evidence there is; the word must be a place before it is anything else
             word = words[0].lower()
             if lex.is_stop(word) or lex.is_clinical(word) or lex.is_eponym(word):
                 return False
-            # "lives with her husband in quincy": after a home cue a given name may be the town; after a bare "in", no
-            if _LOWER_HOME_CUE.search(before):
-                # "lives w mom in dorchester": after a home cue, a listed town that English rarely uses otherwise
+            if home:
+                # "lives with her husband in quincy", "lives w mom in dorchester": after a home cue, a listed
+                # town that English rarely uses otherwise, even one that is a given name
                 return lex.frequency(word) < VERY_COMMON_WORD_FREQ or self._mainly_a_place(word)
             return not lex.is_first(word) and (not lex.is_common_word(word) or self._mainly_a_place(word))
         return all(not lex.is_common_word(w) and not lex.is_stop(w) and lex.census_share(w) < 1e-5 for w in words)

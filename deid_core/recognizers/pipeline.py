@@ -34,9 +34,9 @@ from deid_core.resolution import merge_adjacent, resolve
 from deid_core.recognizers.rules import RULE_NAMES, RULE_UNITS
 from deid_core.spans import Category, Span, SpanError
 
+
 class DetectConfigError(ValueError):
     pass
-
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from deid_core.cli.common import CliError
 from deid_core.config import ConfigError
+from deid_core.recognizers.kinds import KIND_NAMES
 from deid_core.recognizers.mix import resolve_kinds
 from deid_core.recognizers.pipeline import DetectConfig, DetectConfigError
 from fleet.pipeline import PipelineConfig
-from deid_core.recognizers.kinds import KIND_NAMES
 from fleet.settings import FleetConfigError, FleetSettings, load_fleet_settings
 
 
