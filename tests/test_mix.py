@@ -158,4 +158,18 @@ def test_embedded_run_joins_encoder_spans_as_detect_does(no_default_encoder, tin
 def test_bench_encoder_prints_content_tokens_per_second(tiny_encoder, capsys):
     assert main(["bench", "encoder", "--path", str(tiny_encoder), "--notes", "4", "--device", "cpu"]) == 0
     out = capsys.readouterr().out
-    assert "encoder on cpu: 4 notes" in out and "content tokens/s" in out
+    assert "encoder on cpu, 2048 tokens per batch: 4 notes" in out and "content tokens/s" in out
+
+
+def test_bench_encoder_sweeps_batch_token_budgets_one_row_each(tiny_encoder, capsys):
+    args = ["bench", "encoder", "--path", str(tiny_encoder), "--notes", "4", "--device", "cpu"]
+    assert main([*args, "--batch-tokens", "1024,4096"]) == 0
+    out = capsys.readouterr().out
+    assert "1024 tokens per batch: 4 notes" in out and "4096 tokens per batch: 4 notes" in out
+    assert out.count("content tokens/s") == 2
+
+
+def test_bench_encoder_refuses_a_budget_smaller_than_a_window(tiny_encoder, capsys):
+    args = ["bench", "encoder", "--path", str(tiny_encoder), "--notes", "4", "--device", "cpu"]
+    assert main([*args, "--batch-tokens", "64"]) != 0
+    assert "batch_tokens must hold at least one full window" in capsys.readouterr().err

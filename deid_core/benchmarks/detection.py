@@ -9,11 +9,11 @@ automaton loading is start-up, not throughput).
 
 from __future__ import annotations
 
-from deid_core.notes import ClinicalNote
 import time
 from typing import Callable, Sequence
 
 from deid_core.benchmarks import Throughput
+from deid_core.notes import ClinicalNote
 
 RULES_STAGE = "rules: whole stage (resolution + propagation)"
 ENCODER_ALONE = "encoder alone"
@@ -33,7 +33,6 @@ def run_detection_benchmark(n: int = 300, seed: int = 11, *, presidio: bool = Tr
     from deid_core.recognizers.encoder import default_encoder_path
     from deid_core.recognizers.mix import build_mix
     from deid_core.recognizers.pipeline import DetectConfig, build_default_pipeline
-
     from deid_core.synth import generate_notes
 
     notes = [ClinicalNote(s.id, s.text, s.patient_id) for s in generate_notes(n, seed)]

@@ -9,13 +9,13 @@ server in the configuration, on a GPU.
 
 from __future__ import annotations
 
-from deid_core.notes import ClinicalNote
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from deid_core.benchmarks import Throughput
+from deid_core.notes import ClinicalNote
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,7 @@ class ModelBenchResult:
     content_tokens: int = 0
     windows: int = 0
     oom_splits: int = 0
+    batch_tokens: int = 0
 
     @property
     def tokens_per_s(self) -> float:
@@ -41,10 +42,10 @@ def _corpus(notes: int, seed: int) -> list[str]:
     return [n.text for n in generate_notes(notes, seed)]
 
 
-def bench_encoder(path: Path, notes: int, seed: int, device: str | None) -> ModelBenchResult:
+def bench_encoder(path: Path, notes: int, seed: int, device: str | None, batch_tokens: int | None = None) -> ModelBenchResult:
     from deid_core.recognizers.encoder import EncoderConfig, load_encoder
 
-    rec = load_encoder(path, config=EncoderConfig(device=device))
+    rec = load_encoder(path, config=EncoderConfig(device=device, batch_tokens=batch_tokens))
     texts = _corpus(notes, seed)
     rec.analyze_batch(texts[:2])  # warm-up: first-call allocations are not throughput
     before = (rec.stats.content_tokens, rec.stats.windows, rec.stats.oom_splits)
@@ -58,13 +59,12 @@ def bench_encoder(path: Path, notes: int, seed: int, device: str | None) -> Mode
         s.content_tokens - before[0],
         s.windows - before[1],
         s.oom_splits - before[2],
+        rec.batch_tokens,
     )
 
 
 def bench_generative(config: Mapping[str, object], notes: int, seed: int) -> ModelBenchResult:
     from deid_core.recognizers.generative import build_generative
-
-
     from deid_core.recognizers.pipeline import build_default_pipeline
 
     # As in the mix: a doubtful note escalates to the rules instead of failing.
@@ -73,12 +73,15 @@ def bench_generative(config: Mapping[str, object], notes: int, seed: int) -> Mod
     started = time.perf_counter()
     rec.detect_batch([ClinicalNote(str(i), t, None) for i, t in enumerate(texts)])
     seconds = time.perf_counter() - started
-    return ModelBenchResult(Throughput("generative", len(texts), sum(map(len, texts)), seconds), str(config.get("backend", "")))
+    backend = rec.backend
+    where = f"{backend.device} ({backend.name})" if hasattr(backend, "device") else backend.name
+    return ModelBenchResult(Throughput("generative", len(texts), sum(map(len, texts)), seconds), where)
 
 
 def format_model_bench(r: ModelBenchResult) -> str:
     t = r.throughput
-    lines = [f"{t.label} on {r.device or 'its backend'}: {t.notes} notes, {t.chars} characters in {t.seconds:.2f} s"]
+    budget = f", {r.batch_tokens} tokens per batch" if r.batch_tokens else ""
+    lines = [f"{t.label} on {r.device or 'its backend'}{budget}: {t.notes} notes, {t.chars} characters in {t.seconds:.2f} s"]
     if r.content_tokens:
         lines.append(f"  {r.tokens_per_s:,.0f} content tokens/s, {t.notes_per_s:.2f} notes/s, {r.windows} windows, {r.oom_splits} OOM splits")
     else:

@@ -30,12 +30,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--device", default=None, help="cpu, cuda or cuda:N (default: cuda when available)")
     e.add_argument("--notes", type=int, default=200)
     e.add_argument("--seed", type=int, default=11)
+    e.add_argument(
+        "--batch-tokens",
+        type=_token_budgets,
+        default=None,
+        metavar="N[,N...]",
+        help="padded tokens per forward pass; several, comma-separated, sweep them (default: the device's own)",
+    )
     e.set_defaults(func=run_encoder)
     g = stage.add_parser("generative", help="generative recognizer seconds per note, from the [detect.generative] of --config")
     g.add_argument("--notes", type=int, default=20)
     g.add_argument("--seed", type=int, default=11)
     add_config_argument(g)
     g.set_defaults(func=run_generative)
+
+
+def _token_budgets(value: str) -> list[int]:
+    try:
+        budgets = [int(v) for v in value.split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected whole numbers separated by commas, got {value!r}") from None
+    if not budgets or min(budgets) < 1:
+        raise argparse.ArgumentTypeError(f"expected positive token budgets, got {value!r}")
+    return budgets
 
 
 def run_anonymize(args: argparse.Namespace) -> int:
@@ -69,12 +86,13 @@ def run_encoder(args: argparse.Namespace) -> int:
     path = args.path or default_encoder_path()
     if path is None:
         return fail("bench", "no encoder: pass --path or train one with `deid train encoder`")
-    try:
-        result = bench_encoder(path, args.notes, args.seed, args.device)
-    except (OSError, ValueError, RuntimeError) as exc:
-        return fail("bench", f"{type(exc).__name__}: {exc}")
     print(f"encoder throughput, fixed synthetic corpus (seed {args.seed}, {args.notes} notes)")
-    print(format_model_bench(result))
+    for budget in args.batch_tokens or [None]:
+        try:
+            result = bench_encoder(path, args.notes, args.seed, args.device, budget)
+        except (OSError, ValueError, RuntimeError) as exc:
+            return fail("bench", f"{type(exc).__name__}: {exc}")
+        print(format_model_bench(result))
     return 0
 
 
