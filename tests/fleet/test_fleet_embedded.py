@@ -168,3 +168,21 @@ def test_deid_run_command_writes_output_and_reports_failures(corpus, tmp_path, c
     assert "wrote 10 de-identified notes" in captured.out
     assert "line 4" in captured.err and "MalformedRecord" in captured.err
     assert len(_read(out)) == 10
+
+
+def test_bench_fleet_reads_the_end_of_a_batch_from_the_store_not_from_its_poll(tmp_path):
+    from fleet.bench import _seconds_to_last_update
+    from fleet.models import utcnow
+
+    notes = generate_notes(6, seed=5)
+    corpus = tmp_path / "notes.jsonl"
+    corpus.write_text("".join(json.dumps({"id": n.id, "patient_id": n.patient_id, "text": n.text}) + "\n" for n in notes))
+    key = StudyKey.generate("bench")
+    state = tmp_path / "state.sqlite"
+    before = utcnow()
+    result = run_embedded(corpus, tmp_path / "out.jsonl", key, RULES, state=state)
+    after = utcnow()
+    client = FleetClient(session_factory(make_engine(f"sqlite:///{state}")), SingleKeyStore(key), InlineDispatcher())
+    seconds = _seconds_to_last_update(client, result.batch_id, before)
+    # The last item was done inside the run: after it began, and no later than it ended.
+    assert 0 < seconds <= (after - before).total_seconds()
