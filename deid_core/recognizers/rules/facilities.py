@@ -165,7 +165,10 @@ def _facility_matches(text: str):
 
 
 #: words that join a clause, never the words of a facility's name before its type word
-_CLAUSE_WORDS = frozenset({"to", "in", "into", "at", "by", "with", "from", "on", "is", "was", "be", "if", "when", "per"})
+_CLAUSE_WORDS = frozenset(
+    {"to", "in", "into", "at", "by", "with", "from", "on", "is", "was", "be", "if", "when", "per",
+     "that", "about", "over", "than", "after", "before", "until", "re", "regarding"}
+)
 
 
 class FacilityRecognizer(RuleRecognizer):
@@ -194,6 +197,11 @@ class FacilityRecognizer(RuleRecognizer):
             for i, w in enumerate(words):
                 if w.group(0).endswith(".") and len(w.group(0)) > 4 and w.group(0)[:-1].isalpha():
                     keep = i + 1  # "negative Babinski. Labs at discharge": the name starts after the sentence
+            clause = [i for i in range(keep, len(words)) if words[i].group(0).rstrip(".,:").lower() in _CLAUSE_WORDS]
+            if clause:
+                # "SCREENED BY CEDAR KNOLL REHAB", "REASSURED THAT CARDIAC REHAB": the name starts after the clause,
+                # and what is left of it is trimmed as any name's start is
+                keep = clause[-1] + 1
             while keep < len(words):
                 w = words[keep].group(0).rstrip(".,")
                 low = w.lower()
@@ -209,9 +217,6 @@ class FacilityRecognizer(RuleRecognizer):
                     keep += 1  # "Recommended Home Care": a verb before the name
                     continue
                 break
-            clause = [i for i in range(keep, len(words)) if words[i].group(0).rstrip(".,").lower() in _CLAUSE_WORDS]
-            if clause:
-                keep = clause[-1] + 1  # "SCREENED BY CEDAR KNOLL REHAB", "PT LIKELY TO REHAB": the name starts after the clause
             if keep >= len(words):
                 continue
             remaining = [w.group(0).rstrip(".,").lower() for w in words[keep:]]

@@ -806,6 +806,8 @@ class NameRecognizer(RuleRecognizer):
         # "Contact Zikral (daughter)": leading ordinary words are not part of the name
         while i < j and (lex.is_stop(tokens[i].lower) or (lex.is_common_word(tokens[i].lower) and not lex.is_name(tokens[i].lower))):
             i += 1
+        if tokens[j].line_caps and lex.is_everyday(tokens[j].lower):
+            return None  # "CALLED TWICE OVERNIGHT, SON ...": in capitals, an everyday word before a relation is no name
         if j - i > 3:
             return None
         run = tokens[i : j + 1]
