@@ -293,7 +293,7 @@ EPONYM_TRIGGERS = frozenset(
     point area cells cell body bodies canal duct gland space ligament membrane hernia diverticulum deformity contracture
     aneurysm tremor chorea dementia encephalopathy apnea respiration breathing murmur rub spots nodules bundle fibers
     coma agitation hugger pump port drip solution disorder lesion reaction response effect circle pattern fall oesophagus
-    grass dynamometer grade class wort protocol regimen
+    grass dynamometer grade class wort protocol regimen collar
     """.split()
 )
 
@@ -303,7 +303,8 @@ _POSSESSIVE_EPONYM_TRIGGERS = frozenset({"negative", "positive", "neg", "pos", "
 
 
 def followed_by_eponym_trigger(text: str, end: int) -> bool:
-    m = re.match(r"(['’][sS]?)?[ \t-]+([A-Za-z]+)", text[end : end + 30])  # "Parkinson's disease", "Graves' disease"
+    # "Parkinson's disease", "Graves' disease", "Miami J collar" (a model letter between name and device)
+    m = re.match(r"(['’][sS]?)?[ \t-]+(?:[B-HJ-Z][ \t-]+)?([A-Za-z]+)", text[end : end + 30])
     if not m:
         return False
     word = m.group(2).lower()

@@ -49,3 +49,9 @@ def test_after_a_home_cue_with_company_a_town_english_rarely_uses_is_a_place(uni
     assert unit_finds("gazetteer", note.format("dorchester")) == {"dorchester": Category.LOCATION}
     assert unit_finds("gazetteer", "pt lives in hope of recovery, lives alone in comfort, family supportive at bedside") == {}
     assert unit_finds("gazetteer", "pt wants to go home to her kids in fall river asap, neuro team aware") == {"fall river": Category.LOCATION}
+
+
+def test_a_place_named_collar_is_a_device_not_a_place(detect):
+    assert detect("C-SPINE PRECAUTIONS, MIAMI J COLLAR ON AT ALL TIMES") == {}
+    assert detect("changed to philadelphia collar for bathing") == {}
+    assert detect("LIVES IN MIAMI W/ HER SON") == {"MIAMI": Category.LOCATION}

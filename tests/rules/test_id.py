@@ -23,3 +23,18 @@ def test_switched_off_ids_are_not_detected(detect):
     text = "MRN: 00123456"
     assert detect(text) == {"00123456": Category.ID}
     assert detect(text, without="id") == {}
+
+
+def test_a_word_that_ends_in_a_label_is_no_label_but_an_acronym_label_is(unit_finds):
+    # "FLUID", "VOID", "DILAUDID" end in "ID" and "PIANO" in "NO": none of them labels the number after it
+    assert unit_finds("id", "PARACENTESIS: ASCITIC FLUID PMN 240, CULTURE SENT") == {}
+    assert unit_finds("id", "FOLEY OUT AT 0400, DUE TO VOID BY 1000.") == {}
+    assert unit_finds("id", "PCA DILAUDID 0.2MG/8MIN LOCKOUT") == {}
+    assert unit_finds("id", "referred for valve opinion, UHID KRP7719042") == {"KRP7719042": Category.ID}
+
+
+def test_a_clock_time_after_a_weak_label_is_a_time(unit_finds):
+    assert unit_finds("id", "RETURNED FROM CATH LAB 1415, GROIN SOFT") == {}
+    assert unit_finds("id", "family plans to visit 1600-1800 daily") == {}
+    assert unit_finds("id", "MRN 0915") == {"0915": Category.ID}
+    assert unit_finds("id", "Visit #: 1415") == {"1415": Category.ID}

@@ -76,10 +76,16 @@ def _clinical_value(v: str) -> bool:
 _MEASURE_VALUE = re.compile(r"\d+(?:\.\d+)?[ \t]?(?:cc|ml|l|mg|mcg|g|kg|meq|units?|u|%)", _I)
 
 
+#: a 24-hour clock time or a range of them: "BACK FROM CATH LAB 1330", "VISIT 1500-1700"
+_CLOCK_TIME = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d(?:[ \t]*-[ \t]*(?:[01]\d|2[0-3])[0-5]\d)?")
+
+
 def _labelled_id_ok(text: str, m: re.Match[str]) -> bool:
     v = m.group("v")
     if _clinical_value(v):
         return False
+    if _CLOCK_TIME.fullmatch(v) and not _STRONG_ID_LABEL.match(m.group("label")) and not re.search(r"[#:]", text[m.end("label") : m.start("v")]):
+        return False  # a weak label followed by a clock time with nothing between: a time, not a number
     if re.fullmatch(r"\d{1,2}/\d{1,2}(?:/(?:\d{2}|\d{4}))?", v):
         return False  # "Next visit 9/21" is a date
     if (re.fullmatch(r"\d+[.,]\d+", v) or _MEASURE_AFTER.match(text, m.end("v"))) and not _STRONG_ID_LABEL.match(m.group("label")):
@@ -135,6 +141,11 @@ def _any_label_id_ok(text: str, m: re.Match[str]) -> bool:
     v = m.group("v")
     if m.group("word").lower().rstrip(".") in _NOT_ID_WORDS or _clinical_value(v) or _MEASURE_VALUE.fullmatch(v):
         return False
+    if m.group("label")[0].isalpha() and m.end("word") == m.start("label"):
+        # a label run into the word before it: "UHID" is one, "FLUID", "VOID", "DILAUDID" and "PIANO" are words
+        lex, joined = default_lexicon(), text[m.start("word") : m.end("label")].lower()
+        if lex.is_common_word(joined) or lex.is_clinical(joined):
+            return False
     return digit_count(v) >= 3 and len(v) >= 5
 
 
@@ -144,7 +155,7 @@ _ID_RULES = _ID_RULES + (
         "any_label",
         Category.ID,
         re.compile(
-            r"(?<![\w])(?P<word>[A-Z][A-Za-z]{1,14}\.?|[A-Z]{2,6})[ \t]*(?:No\.?|no\.|NO\b\.?|Number|number|NUMBER|Nbr|#|ID(?![A-Za-z]))[ \t]*[:#=|]?[ \t]*"
+            r"(?<![\w])(?P<word>[A-Z][A-Za-z]{1,14}\.?|[A-Z]{2,6})[ \t]*(?P<label>No\.?|no\.|NO\b\.?|Number|number|NUMBER|Nbr|#|ID(?![A-Za-z]))[ \t]*[:#=|]?[ \t]*"
             + _ID_VALUE
         ),
         score=0.85,
