@@ -100,3 +100,12 @@ def test_a_case_manager_named_after_cm_is_staff_but_centimetres_are_not(unit_fin
 def test_an_eponym_written_in_capitals_with_its_possessive_is_no_name(detect):
     assert detect("JP'S SEROSANG 10-20CC. MURPHY'S SIGN N/A (S/P CCY). ABD SOFT, NONTENDER.") == {}
     assert detect("Seen by DR MURPHY'S TEAM today.") == {"MURPHY": Category.DOCTOR}
+
+
+def test_a_given_name_that_opens_a_clause_and_does_what_people_do_is_a_name_in_any_case(unit_finds):
+    assert unit_finds("names", "tele on. dawn at bedside until 2200, aware of plan") == {"dawn": Category.PATIENT}
+    assert unit_finds("names", "SOCIAL: APRIL CALLED FOR UPDATE") == {"APRIL": Category.PATIENT}
+    assert unit_finds("names", "abx changed. june requesting sw visit") == {"june": Category.PATIENT}
+    # a modal, a clinical word or a word that names no one opens no name
+    assert unit_finds("names", "pain controlled. may called if worse") == {}
+    assert unit_finds("names", "PT STATES PAIN 3/10. WIFE CALLED.") == {}

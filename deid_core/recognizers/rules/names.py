@@ -66,6 +66,13 @@ _MONTHS = frozenset(MONTHS)
 _VERB_NAMES = rule_list("names", "verb_given_names")
 _VERB_PARTICLES = rule_list("names", "verb_particles")
 _PAST_VERBS = rule_list("names", "past_verbs")
+_PERSON_VERBS = rule_list("names", "person_verbs")
+_PERSON_VERB_AFTER = re.compile(
+    r"[ \t]+(?:" + "|".join(sorted((re.escape(v).replace("\\ ", "[ \\t]+") for v in _PERSON_VERBS), key=len, reverse=True)) + r")\b",
+    re.IGNORECASE,
+)
+#: where a clause starts: the note's start, a new line, or after a full stop, semicolon or comma
+_CLAUSE_START = re.compile(r"(?:^|[\n.;,:])[ \t]*$")
 _ED_NOT_PAST = rule_list("names", "ed_not_past")
 _DOCTOR_TITLE_SET = frozenset(t.lower() for t in DOCTOR_TITLES)
 _CREDENTIAL_SET = frozenset(c.replace(".", "") for c in CREDENTIALS) | frozenset(CREDENTIALS)
@@ -891,11 +898,29 @@ class NameRecognizer(RuleRecognizer):
         listed = {
             (h.start, h.end) for h in self.resources.scan(text) if h.kinds & {"first", "last"}
         }
-        cued = self.cued(text, tokens, listed)
+        cued = self.cued(text, tokens, listed) + self._subjects(text, tokens)
         taken = [(c.start, c.end) for c in cued]
         found = self._surname_first(text, cued + self.uncued(text, tokens, taken, listed))
         cells = [c for c in table_cells(text) if c.role in (Category.PATIENT, Category.DOCTOR)]
         return self._by_column(text, found, cells) if cells else found
+
+    def _subjects(self, text: str, tokens: Sequence[Token]) -> list[NameCandidate]:
+        """``crystal at bedside``, ``GRACE STATES``: a given name that opens a clause and does what people do.
+
+        In any case, so it holds where capitals say nothing; a modal ("will states"
+        is no English) or a clinical word never opens such a name.
+        """
+        lex = self.lexicon
+        out = []
+        for idx, tok in enumerate(tokens):
+            low = tok.lower
+            month_name = low in _MONTHS and lex.is_first(low)  # "june asking", not "may"
+            if not lex.is_first(low) or low in _MODALS or lex.is_clinical(low) or (lex.is_stop(low) and not month_name):
+                continue
+            if not _CLAUSE_START.search(text, max(0, tok.start - 4), tok.start) or not _PERSON_VERB_AFTER.match(text, tok.end):
+                continue
+            out.append(self._span(text, tokens, (idx, idx), Category.PATIENT, 0.8, "subject"))
+        return out
 
     def _surname_first(self, text: str, found: list[NameCandidate]) -> list[NameCandidate]:
         """``Solorzano-Pena, Beatriz``, ``THIBODEAUX, Gerald L.``: a given name found at the head of a field
