@@ -203,3 +203,17 @@ def test_after_pt_an_everyday_word_from_the_model_is_rejected_but_a_name_is_not(
     assert not check.plausible_at(text, span("pleasant"))
     assert check.plausible_at(text, span("Pleasant"))
     assert check.plausible_at(text, span("Okonkwo"))
+
+
+def test_a_model_date_where_the_date_rule_sees_a_score_or_a_count_is_rejected(check):
+    text = "hd 3 chest pain 6/10 at 0200, ekg unchanged. tof 3/4 at 1000. next hd 6/10 at 0700."
+
+    def span(word, nth=0):
+        start = -1
+        for _ in range(nth + 1):
+            start = text.index(word, start + 1)
+        return Span(start, start + len(word), Category.DATE, 0.99, "encoder", Evidence.MODEL)
+
+    assert not check.plausible_at(text, span("6/10"))
+    assert not check.plausible_at(text, span("3/4"))
+    assert check.plausible_at(text, span("6/10", nth=1))

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 
 from deid_core.recognizers.lexicon import NAME_PARTICLES, Lexicon, default_lexicon
 from deid_core.recognizers.pipeline import DetectConfig
+from deid_core.recognizers.rules.dates import in_score_or_count
 from deid_core.spans import Category, Evidence, Span
 
 _WEAK_NAME_CUE = re.compile(r"\b(?:pt|patient)[ \t]*$", re.I)
@@ -154,6 +155,8 @@ class PlausibilityCheck:
                 return False
         if span.category in _NAMES and _WEAK_NAME_CUE.search(line_before) and core.isalpha() and self.lexicon.is_everyday(core):
             return False  # "Pt pleasant": after "pt", an everyday word describes the patient (as in the name rules)
+        if span.category is Category.DATE and _MONTH_DAY.match(core) and in_score_or_count(text, span.start, span.end):
+            return False  # "chest pain 4/10", "tof 2/4": the date rule's own traps hold for a model's m/d
         if sure and span.category is Category.DATE:
             md = _MONTH_DAY.match(core)
             if md and 1 <= int(md.group(1)) <= 12 and 1 <= int(md.group(2)) <= 31:

@@ -39,3 +39,10 @@ def test_a_time_and_a_title_are_no_street_and_times_two_is_no_room(unit_finds):
     assert unit_finds("address", "DRAIN PULLED @ 1600 BY DR PELLETIER-NWOSU. CXR NO PTX.") == {}
     assert unit_finds("address", "PT OOB TO CHAIR X2 W/ ASSIST. TOL WELL.") == {}
     assert unit_finds("address", "Lives at 12 Elm Dr, Salem") == {"12 Elm Dr, Salem": Category.LOCATION}
+
+
+def test_a_chair_at_an_hour_and_a_range_of_vitals_are_no_rooms(unit_finds):
+    assert unit_finds("address", "ACTIVITY: OOB TO CHAIR 1300-1500, TOL WELL") == {}
+    assert unit_finds("address", "CV: HR 80S-100S, SBP 110S") == {}
+    assert unit_finds("address", "infusion CHAIR 12 today") == {"CHAIR 12": Category.LOCATION}
+    assert unit_finds("address", "bed moved to 5N-512") == {"5N-512": Category.LOCATION}

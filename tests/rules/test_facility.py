@@ -55,3 +55,10 @@ def test_a_named_dialysis_unit_hospice_or_urgent_care_is_a_facility_but_dialysis
     assert unit_finds("facility", "l leg dvt on us, sent over from cedar hill urgent care") == {"cedar hill urgent care": Category.HOSPITAL}
     assert unit_finds("facility", "hospice agency lotus blossom hospice to do eval") == {"lotus blossom hospice": Category.HOSPITAL}
     assert unit_finds("facility", "going home w home hospice; Peritoneal Dialysis at home; to the hospital") == {}
+
+
+def test_a_unit_or_a_service_shortened_as_icu_notes_write_it_is_no_facility(unit_finds):
+    assert unit_finds("facility", "JP DRAIN BILI 2.4, TXP SURGERY AWARE, NO CHANGE") == {}
+    assert unit_finds("facility", "PLAN: TRANSFER BACK TO BMT FLOOR IN 24H") == {}
+    assert unit_finds("facility", "d/c home, anticoag clinic f/u set") == {}
+    assert unit_finds("facility", "DISPO: SCREENED BY CEDAR KNOLL REHAB, BED POSSIBLE") == {"CEDAR KNOLL REHAB": Category.HOSPITAL}

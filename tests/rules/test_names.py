@@ -109,3 +109,8 @@ def test_a_given_name_that_opens_a_clause_and_does_what_people_do_is_a_name_in_a
     # a modal, a clinical word or a word that names no one opens no name
     assert unit_finds("names", "pain controlled. may called if worse") == {}
     assert unit_finds("names", "PT STATES PAIN 3/10. WIFE CALLED.") == {}
+
+
+def test_two_names_and_a_grade_in_capitals_are_a_scale(unit_finds):
+    assert unit_finds("names", "CT: SAH, HUNT HESS 2, FISHER 3. TO ANGIO.") == {}
+    assert unit_finds("names", "SOCIAL: WIFE MARGARET FISHER AT BEDSIDE") == {"MARGARET FISHER": Category.PATIENT}

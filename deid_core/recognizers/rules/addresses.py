@@ -102,6 +102,7 @@ _ROOM = re.compile(
     _I,
 )
 _POST_OP_DAY = re.compile(r"pod\.?[ \t]*#?[ \t]*\d{1,2}", _I)
+_CHAIR_AT = re.compile(r"chair[ \t]*(?:[01]\d|2[0-3])[0-5]\d(?:-(?:[01]\d|2[0-3])[0-5]\d)?", _I)
 #: a bed on a bed board: floor and wing then the room, "4W-406", "5N-512", "8S-822", "4W-401A", "5E-522 bed 2"
 _BED_CODE = re.compile(
     r"(?<![\w/.-])(?:\d{1,2}[NSEW]-\d{3}[A-Z]?|(?:ED|MICU|SICU|CCU|ICU|PICU|NICU|PACU|CVICU|TCU|OBS)-[A-Z]?\d{1,3}[A-Z]?)"
@@ -255,8 +256,13 @@ class LocationPatternRecognizer(RuleRecognizer):
                 continue  # "cell 503-555-0148", "CELL 410 202-6694" are telephones
             if _POST_OP_DAY.fullmatch(m.group(0)):
                 continue  # "s/p cabg, pod #2", "AMBULATE POD 1": a post-operative day, not a bed pod
+            if _CHAIR_AT.fullmatch(m.group(0)):
+                continue  # "OOB TO CHAIR 1500", "chair 1400-1600": the hour the patient sat up, not a numbered chair
             out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.8, source="address/room"))
         for m in _BED_CODE.finditer(text):
+            floor = re.match(r"\d+", m.group(0))
+            if floor and int(floor.group(0)) > 30:
+                continue  # "HR 90S-100S" is a range of vitals: no ward is on the 90th floor
             out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.7, source="address/bed_code"))
         return out
 

@@ -348,7 +348,8 @@ _MD_LINE_START_AFTER = re.compile(r"^[ \t]*(?::|-[ \t]|–|—|\))")
 _MD_TRAP_BEFORE = re.compile(
     r"\b(?:bp|b/p|blood[ \t]+pressures?|pressures?|peep|ps|psv|cpap|bipap|ipap|epap|vent|ventilator|settings?|simv|prvc|"
     r"ac|strength|motor|power|pain|scores?|scored|grades?|reflex(?:es)?|ratio|dose|doses|tabs?|tablets?|rated|scale|"
-    r"gcs|apgars?|murmur|dtrs?|vision|acuity|mmhg|sbp|dbp|fio2|spo2|weaned|wean|weaning|titrated|rass|cam)\b[^/]*$",
+    r"gcs|apgars?|murmur|dtrs?|vision|acuity|mmhg|sbp|dbp|fio2|spo2|weaned|wean|weaning|titrated|rass|cam|tof|twitch(?:es)?|"
+    r"train[ \t]+of[ \t]+(?:four|4))\b[^/]*$",
     _I,
 )
 _MD_TRAP_AFTER = re.compile(
@@ -362,6 +363,11 @@ _MD_TRAP_AFTER = re.compile(
 )
 
 
+def in_score_or_count(text: str, start: int, end: int) -> bool:
+    """A bare m/d that the words around it make a score, a setting or a count: "pain 4/10", "TOF 4/4", "2/2 bottles"."""
+    return bool(_MD_TRAP_AFTER.match(line_after(text, end)) or _MD_TRAP_BEFORE.search(clause_before(text, start)[-24:]))
+
+
 class DateRecognizer(PatternRecognizer):
     """Calendar dates in the formats clinical notes use, plus yearless ``on 3/4``."""
 
@@ -371,7 +377,7 @@ class DateRecognizer(PatternRecognizer):
     def _md_ok(self, text: str, m: re.Match[str], prev_end: int) -> bool:
         before = clause_before(text, m.start())
         after = line_after(text, m.end())
-        if _MD_TRAP_AFTER.match(after) or _MD_TRAP_BEFORE.search(before[-24:]):
+        if in_score_or_count(text, m.start(), m.end()):
             return False
         if _MD_COURSE_DAY.search(before) and int(m.group("a")) <= int(m.group("b")):
             return False  # "vanco day 4/14", "IVIG DAY 3/5": a day of a course, counted out of its length

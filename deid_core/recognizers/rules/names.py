@@ -228,7 +228,7 @@ _SURNAME_BEFORE = re.compile(
 )
 _SPECIALIST = re.compile(r"(?:ologists?|icians?|iatrists?|ographers?|therapists?|urgeons?|ionals?)$")
 #: "Wagner 3", "Morse >= 45": a lone surname with a number after it is a grade or a scale
-_SCORE_AFTER = re.compile(r"[ \t]*(?:[<>≥≤]=?|=)?[ \t]*\d{1,3}(?:/\d{1,3})?(?![\d/:.-]|[ \t]*(?:y|yo|yrs?|years?|[MF])\b)")
+_SCORE_AFTER = re.compile(r"[ \t]*(?:[<>≥≤]=?|=)?[ \t]*\d{1,3}(?:/\d{1,3})?(?![\d/:-]|\.\d|[ \t]*(?:y|yo|yrs?|years?|[MF])\b)")
 _LOWER_CREDENTIAL = re.compile(r"(?<![\w/-])(?:(?:bsn|msn)/)?(?:rn|lpn|np|rrt|cna|bsn|msn|pa-c)(?:/(?:bsn|msn))?(?![\w/-])")
 _CREDENTIAL_RE = re.compile(
     r"(?P<sep>[ \t]*,?[ \t]*)(?P<cred>"
@@ -852,6 +852,8 @@ class NameRecognizer(RuleRecognizer):
             # "L. Powell is a 97-year-old", "C. da Paz": an initial and a surname
             return [self._candidate(text, tokens, seg[0], seg[-1], 0.7)]
         if 2 <= len(core) <= 4:
+            if caps and _SCORE_AFTER.match(text, last_tok.end):
+                return []  # "HUNT HESS 3", "SPETZLER MARTIN 2": in capitals, two names and a grade are a scale
             strong = [m for m in core if m in "FLU"]
             if len(strong) >= 2 and names and not (caps and not all(m in "FLIP" for m in marks)):
                 return [self._candidate(text, tokens, seg[0], seg[-1], 0.7)]
