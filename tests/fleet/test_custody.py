@@ -142,7 +142,9 @@ def test_a_release_under_the_rotated_key_cannot_be_linked_to_the_old_one(tmp_pat
         assert a.get(category), f"the corpus should have {category} spans"
         assert not (a[category] & b.get(category, set())), category
     patients = {n.patient_id for n in notes}
-    assert all(Anonymizer(old).patient_offset(p) != Anonymizer(new).patient_offset(p) for p in patients)
+    # two independent keys draw each patient's offset independently: one may coincide by chance, most cannot
+    same = sum(Anonymizer(old).patient_offset(p) == Anonymizer(new).patient_offset(p) for p in patients)
+    assert same <= len(patients) // 4, f"{same} of {len(patients)} patients keep their date offset under the new key"
 
 
 # -- sealing ------------------------------------------------------------------
