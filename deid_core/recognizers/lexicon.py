@@ -128,6 +128,10 @@ RELATIONS: tuple[str, ...] = (
     "cousin", "guardian", "caregiver", "friend", "neighbor", "neighbour", "roommate", "twin",
     "sibling", "child", "baby", "infant", "widow", "widower", "ex-wife", "ex-husband", "godmother",
     "godfather", "parent", "companion", "proxy", "POA", "HCP", "NOK",
+    # plural and household forms a note names several people after ("parents ivy and rob", "SIBS LOVELY AND WOODLEY")
+    "parents", "sibs", "siblings", "sons", "daughters", "kids", "grandkids", "grandchildren", "brothers", "sisters",
+    "coworker", "co-worker", "colleague", "boss", "landlord", "housemate", "pastor",
+    "great-grandson", "great-granddaughter", "great-grandmother", "great-grandfather", "great-grandchildren",
     # the short forms nursing notes write them in
     "dtr", "dau", "gdtr", "gdau", "sis", "bro", "stepdtr",
     # Spanish, Portuguese, Italian and French, as they appear in mixed-language notes

@@ -49,3 +49,15 @@ def test_prior_to_admission_cues_a_date(unit_finds):
 
 def test_a_clock_time_between_an_event_and_its_day_keeps_the_date(unit_finds):
     assert unit_finds("date", "intubated 0200 7/15 w fiberoptic by anesthesia") == {"7/15": Category.DATE}
+
+
+def test_a_date_cue_after_a_trap_word_takes_the_month_day_back(unit_finds):
+    assert unit_finds("date", "long term vent pt, in micu since 10/12, s/p trach") == {"10/12": Category.DATE}
+    assert unit_finds("date", "DAY 6 ON VENT, INTUBATED 1/30 AT OSH") == {"1/30": Category.DATE}
+    # the trap holds where no cue follows it
+    assert unit_finds("date", "vent settings ac 14/5. pain 4/10 since 0800. PS 10/5 weaned to 8/5") == {}
+
+
+def test_a_follow_up_with_someone_then_a_month_day_is_a_date(unit_finds):
+    assert unit_finds("date", "REFERRAL SENT. F/U W/ CARDS 12/4.") == {"12/4": Category.DATE}
+    assert unit_finds("date", "f/u w cardiologist dr oduya 10/7, pt aware") == {"10/7": Category.DATE}

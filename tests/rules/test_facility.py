@@ -62,3 +62,18 @@ def test_a_unit_or_a_service_shortened_as_icu_notes_write_it_is_no_facility(unit
     assert unit_finds("facility", "PLAN: TRANSFER BACK TO BMT FLOOR IN 24H") == {}
     assert unit_finds("facility", "d/c home, anticoag clinic f/u set") == {}
     assert unit_finds("facility", "DISPO: SCREENED BY CEDAR KNOLL REHAB, BED POSSIBLE") == {"CEDAR KNOLL REHAB": Category.HOSPITAL}
+
+
+def test_clinical_words_among_ordinary_ones_before_a_type_word_in_capitals_are_no_facility(unit_finds):
+    assert unit_finds("facility", "FAMILY ASKING ABOUT SPINAL CORD REHAB, CM WORKING ON REFERRALS.") == {}
+    assert unit_finds("facility", "PSYCH: PTSD SCREEN +, BURN SW AND PSYCHIATRY C/S.") == {}
+    assert unit_finds("facility", "SW TO FOLLOW UP RE: AA AND OUTPT PROGRAM.") == {}
+    # a place's name in capitals is still one
+    assert unit_finds("facility", "TRANSFERRED FROM SPRING VALLEY HOSPITAL.") == {"SPRING VALLEY HOSPITAL": Category.HOSPITAL}
+
+
+def test_a_saints_name_in_capitals_and_a_home_with_its_kind_after_it_are_facilities(unit_finds):
+    assert unit_finds("facility", "74 YO M TRANSFERRED FROM ST. COLMAN'S ED W/ SSCP") == {"ST. COLMAN'S": Category.HOSPITAL}
+    assert unit_finds("facility", "63 y/o f from kessling manor nh w fever") == {"kessling manor nh": Category.HOSPITAL}
+    assert unit_finds("facility", "f/u w/ pcp at esperanza chc next wk") == {"esperanza chc": Category.HOSPITAL}
+    assert unit_finds("facility", "GAVE ST. JOHN'S WORT AT HS") == {}

@@ -114,3 +114,41 @@ def test_a_given_name_that_opens_a_clause_and_does_what_people_do_is_a_name_in_a
 def test_two_names_and_a_grade_in_capitals_are_a_scale(unit_finds):
     assert unit_finds("names", "CT: SAH, HUNT HESS 2, FISHER 3. TO ANGIO.") == {}
     assert unit_finds("names", "SOCIAL: WIFE MARGARET FISHER AT BEDSIDE") == {"MARGARET FISHER": Category.PATIENT}
+
+
+def test_a_given_name_that_is_also_a_word_names_the_staff_member_after_a_role_or_hand_off(unit_finds):
+    assert unit_finds("names", "tele floor 1400 report to hope rn, pt + wife aware") == {"hope": Category.DOCTOR}
+    assert unit_finds("names", "reassured by np august that its common") == {"august": Category.DOCTOR}
+    assert unit_finds("names", "D/W ENDO NP ROSE RE: PUMP") == {"ROSE": Category.DOCTOR}
+    # a modal names the person only with a surname after it
+    assert unit_finds("names", "pheresis done by pheresis rn will pruitt. nif -34") == {"will pruitt": Category.DOCTOR}
+    assert unit_finds("names", "rn will call family. md may change gtt") == {}
+    # a verb with its object, a word that qualifies a role and a rank are no names
+    assert unit_finds("names", "TECH MARK SITE. STAFF AWARE.") == {}
+    assert unit_finds("names", "Updated by foster parent today; Staff Captain informed") == {}
+    assert unit_finds("names", "d/w charge nurse re: bed") == {}
+
+
+def test_a_given_name_that_is_also_a_word_joins_the_surname_before_a_credential(unit_finds):
+    assert unit_finds("names", "CALL BACK W/ ANY CHANGE.\n-JUNE MORALES, RN") == {"JUNE MORALES": Category.DOCTOR}
+    assert unit_finds("names", "REPORT GIVEN TO HOPE DELACRUZ RN.") == {"HOPE DELACRUZ": Category.DOCTOR}
+    assert unit_finds("names", "REPORT GIVEN TO STEP-DOWN RN BY PHONE.") == {}
+
+
+def test_names_joined_by_and_after_a_relation_are_both_relatives(unit_finds):
+    assert unit_finds("names", "wt 1420g up 20, parents ivy and rob in 1100-1500 did kangaroo care") == {
+        "ivy": Category.PATIENT,
+        "rob": Category.PATIENT,
+    }
+    assert unit_finds("names", "cardiac rehab referral placed, coworker hector ybarra visited") == {"hector ybarra": Category.PATIENT}
+    # a relation word after "and" is no second name
+    assert unit_finds("names", "GRANDDAUGHTER WILLOW AND GREAT-GRANDSON AT BEDSIDE.") == {"WILLOW": Category.PATIENT}
+    assert unit_finds("names", "wife mary and daughter at bs") == {"mary": Category.PATIENT}
+
+
+def test_an_o_apostrophe_surname_typed_in_lower_case_after_a_title_is_a_name(unit_finds):
+    assert unit_finds("names", "no pressors, avoiding inotropes per dr. o'malley. bp 95-110/55-65") == {"o'malley": Category.DOCTOR}
+
+
+def test_an_unlisted_surname_before_a_credential_carries_the_given_name_before_it(unit_finds):
+    assert unit_finds("names", "LINES RECONCILED.\n-PATIENCE OKONJO, RN") == {"PATIENCE OKONJO": Category.DOCTOR}

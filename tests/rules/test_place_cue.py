@@ -19,3 +19,19 @@ def test_switched_off_cued_towns_are_not_detected(detect):
     text = "a retired teacher from Wapakoneta."
     assert detect(text) == {"Wapakoneta": Category.LOCATION}
     assert detect(text, without="place_cue") == {}
+
+
+def test_a_cued_town_in_a_lower_case_note_or_a_capitals_line_is_a_location(unit_finds):
+    note = "sfer to renal floor today, stable overnight. dtr lives in hartwell and wants pt to move in w/ her"
+    assert unit_finds("place_cue", note) == {"hartwell": Category.LOCATION}
+    note = "cousin joao also in overnight w/ wife, they drove up from tiverton this am"
+    assert unit_finds("place_cue", note) == {"tiverton": Category.LOCATION}
+    note = "supraglottic edema on fob, stable. lives in lewiston, me, came down by ambulance"
+    assert unit_finds("place_cue", note) == {"lewiston, me": Category.LOCATION}
+    assert unit_finds("place_cue", "SOCIAL: PT LIVES IN SCITUATE WITH WIFE.") == {"SCITUATE": Category.LOCATION}
+
+
+def test_a_dwelling_or_an_ordinary_word_after_a_caseless_cue_is_no_town(unit_finds):
+    note = "pt lives in group home, lives alone in apt, moved from 4w to icu, transferred from osh at 1400"
+    assert unit_finds("place_cue", note) == {}
+    assert unit_finds("place_cue", "PT LIVES IN SNF. DAUGHTER DROVE UP FROM WORK. TUBING 50 FT TRIP HAZARD.") == {}

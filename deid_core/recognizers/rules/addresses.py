@@ -27,6 +27,7 @@ from deid_core.recognizers.lexicon import (
     us_cities,
 )
 from deid_core.recognizers.rules.common_words import FUNCTION_WORDS
+from deid_core.recognizers.rules.nearby import CLOCK_TIME
 from deid_core.spans import Category, Span
 
 _I = re.IGNORECASE
@@ -51,6 +52,8 @@ _STREET = re.compile(
     rf"(?<![\w/.-])(?P<num>\d{{1,6}}(?:-\d{{1,4}})?[A-Za-z]?)[ \t]+(?:{_DIR}[ \t]+)?(?:{_WORD}[ \t]+){{1,4}}?"
     rf"(?i:{_STREET_SUFFIX})\.?(?![A-Za-z])(?:[ \t]+{_DIR}(?![A-Za-z]))?"
 )
+#: words a street's own name may hold ("Avenue of the Pines", "Camino de la Vista")
+_STREET_NAME_PARTICLES = frozenset({"of", "the", "de", "la", "del", "los", "las", "el", "and", "on"})
 _SECOND_SUFFIX = re.compile(rf"[ \t]+(?i:{_STREET_SUFFIX})\.?(?![A-Za-z])")
 _PO_BOX = re.compile(r"\b(?:P\.?[ \t]?O\.?[ \t]*Box|Post[ \t]+Office[ \t]+Box)[ \t]+\d{1,6}\b", _I)
 _UNIT = re.compile(
@@ -102,7 +105,7 @@ _ROOM = re.compile(
     _I,
 )
 _POST_OP_DAY = re.compile(r"pod\.?[ \t]*#?[ \t]*\d{1,2}", _I)
-_CHAIR_AT = re.compile(r"chair[ \t]*(?:[01]\d|2[0-3])[0-5]\d(?:-(?:[01]\d|2[0-3])[0-5]\d)?", _I)
+_CHAIR_AT = re.compile(r"chair[ \t]*" + CLOCK_TIME, _I)
 #: a bed on a bed board: floor and wing then the room, "4W-406", "5N-512", "8S-822", "4W-401A", "5E-522 bed 2"
 _BED_CODE = re.compile(
     r"(?<![\w/.-])(?:\d{1,2}[NSEW]-\d{3}[A-Z]?|(?:ED|MICU|SICU|CCU|ICU|PICU|NICU|PACU|CVICU|TCU|OBS)-[A-Z]?\d{1,3}[A-Z]?)"
@@ -345,6 +348,8 @@ class LocationPatternRecognizer(RuleRecognizer):
             return False  # "0715 AM med pass" is a time and a round
         if name_words and all(w.rstrip(".,").lower() in FUNCTION_WORDS for w in name_words):
             return False  # "PARA @ 1100 BY DR LINDQVIST": a time and a title, not a street called "By"
+        if any(w.rstrip(".,").lower() in FUNCTION_WORDS and w.rstrip(".,").lower() not in _STREET_NAME_PARTICLES for w in name_words[1:]):
+            return False  # "74 YO M TRANSFERRED FROM ST. COLMAN'S": a street's name holds no "from" or "with"
         if any(w in _PROSE_WORDS for w in name_words):
             return False  # "level 3 and respite at Mercy Place" is prose that ends on a street word
         return any(w[:1].isupper() or w[:1].isdigit() for w in name_words)

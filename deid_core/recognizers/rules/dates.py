@@ -296,7 +296,10 @@ _MD_CUE_BEFORE = re.compile(
     r"(?:\b(?:on|since|from|until|till|thru|through|dated?|starting|started|start|began|begun|beginning|effective|"
     r"last|next|by|before|after|admitted|admission|discharged?|d/c|seen|visit|dos|as\s+of|returns?|f/u|follow[- ]?up|"
     r"surgery|surgeries|scheduled|due|expires?|expired|circa|week\s+of|between|performed|done|obtained|drawn|"
-    r"collected|placed|removed|changed|resumed|held|stopped|discontinued|restarted|recheck|re-check|repeat|redraw|pta)[ \t]*(?:the[ \t]+)?(?:\(|\[)?$)",
+    r"collected|placed|removed|changed|resumed|held|stopped|discontinued|restarted|recheck|re-check|repeat|redraw|pta|"
+    r"intubated|extubated|transferred)[ \t]*(?:the[ \t]+)?(?:\(|\[)?$"
+    # "f/u w/ cards 12/4", "f/u w cardiologist dr oduya 10/7": a follow-up with someone, then its day
+    r"|\b(?:f/u|follow[- ]?up|appt|appointment)[ \t]+(?:w/?|with)[ \t]+[^\n.;,/]{1,30}?[ \t]+$)",
     _I,
 )
 #: denominators of scores and counts that a yearless m/d shares: MMSE 8/30, 3/24 hours, 7/20
@@ -346,7 +349,7 @@ _WEEKDAY_AFTER = re.compile(
 _MD_COURSE_DAY = re.compile(r"\bday[ \t]*#?[ \t]*$", _I)
 _MD_LINE_START_AFTER = re.compile(r"^[ \t]*(?::|-[ \t]|–|—|\))")
 _MD_TRAP_BEFORE = re.compile(
-    r"\b(?:bp|b/p|blood[ \t]+pressures?|pressures?|peep|ps|psv|cpap|bipap|ipap|epap|vent|ventilator|settings?|simv|prvc|"
+    r"\b(?P<word>bp|b/p|blood[ \t]+pressures?|pressures?|peep|ps|psv|cpap|bipap|ipap|epap|vent|ventilator|settings?|simv|prvc|"
     r"ac|strength|motor|power|pain|scores?|scored|grades?|reflex(?:es)?|ratio|dose|doses|tabs?|tablets?|rated|scale|"
     r"gcs|apgars?|murmur|dtrs?|vision|acuity|mmhg|sbp|dbp|fio2|spo2|weaned|wean|weaning|titrated|rass|cam|tof|twitch(?:es)?|"
     r"train[ \t]+of[ \t]+(?:four|4))\b[^/]*$",
@@ -365,7 +368,12 @@ _MD_TRAP_AFTER = re.compile(
 
 def in_score_or_count(text: str, start: int, end: int) -> bool:
     """A bare m/d that the words around it make a score, a setting or a count: "pain 4/10", "TOF 4/4", "2/2 bottles"."""
-    return bool(_MD_TRAP_AFTER.match(line_after(text, end)) or _MD_TRAP_BEFORE.search(clause_before(text, start)[-24:]))
+    if _MD_TRAP_AFTER.match(line_after(text, end)):
+        return True
+    before = clause_before(text, start)[-24:]
+    trap = _MD_TRAP_BEFORE.search(before)
+    # "long term vent pt, in micu since 10/12": a date cue after the trap word takes the number back
+    return bool(trap) and not _MD_CUE_BEFORE.search(before[trap.end("word") :])
 
 
 class DateRecognizer(PatternRecognizer):

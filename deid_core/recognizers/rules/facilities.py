@@ -105,7 +105,7 @@ _PLACE_GENERAL = re.compile(
 _NOT_A_HOSPITAL_GENERAL = frozenset({"Attorney", "Surgeon", "Consul", "Secretary"})
 #: "St. Brendan's", "ST COLUMBA REGIONAL", "Saint Luke's Health": a saint's name that a facility bears
 _SAINT_FACILITY = re.compile(
-    r"(?<![\w.-])(?:St|ST|Saint|SAINT|Ste)\.?[ \t]+(?P<name>[A-Z][A-Za-z]{2,}(?:['’]s)?)"
+    r"(?<![\w.-])(?:St|ST|Saint|SAINT|Ste)\.?[ \t]+(?P<name>[A-Z][A-Za-z]{2,}(?:['’][sS])?)"
     r"(?P<type>[ \t]+(?:Regional|REGIONAL|General|GENERAL|Memorial|MEMORIAL|Medical[ \t]+Cent(?:er|re)|MEDICAL[ \t]+CENTER|Hospital|HOSPITAL"
     r"|Health|HEALTH|Infirmary|Clinic|CLINIC))?(?![\w-])"
 )
@@ -119,14 +119,14 @@ _CHAIN_ON = re.compile(
     r"|(?:[A-Z][a-z'’]+[ \t]+){1,2}(?:Ave|Avenue|St|Street|Rd|Road|Blvd|Boulevard|Ln|Lane|Pkwy|Parkway|Dr|Drive|Pike|Way)\b\.?(?![ \t]+[A-Z]))"
 )
 _LOWER_CARE_HOME = re.compile(
-    r"(?<![\w-])(?P<name>[a-z]{4,})[ \t]+(?:assisted[ \t]+living|nursing[ \t]+home|senior[ \t]+living|rehab[ \t]+center|manor|ltach?)\b"
+    r"(?<![\w-])(?P<name>[a-z]{4,})[ \t]+(?:assisted[ \t]+living|nursing[ \t]+home|senior[ \t]+living|rehab[ \t]+center|manor|ltach?)\b(?:[ \t]+(?:nh|snf)\b)?"
 )
 #: "at sandpiper dialysis", "from lakeside community hosp", "back to fairhaven rehab": a facility typed in lower case
 _LOWER_FACILITY = re.compile(
     r"(?:\b(?:at|from|to|in|via|agency|by)|@)[ \t]*(?P<name>(?P<head>[a-z][a-z-]{3,})(?:[ \t]+(?P<second>[a-z][a-z-]{2,}))??"
     r"(?:[ \t]+(?:community|memorial|regional|general|county|university))?"
     r"[ \t]+(?:rehab(?:ilitation)?(?:[ \t]+(?:center|hosp(?:ital)?))?|dialysis(?:[ \t]+(?:center|unit))?|hosp(?:ital)?|medical(?:[ \t]+center)?"
-    r"|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial|hospice))(?![\w-])"
+    r"|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial|hospice|f?qhc|chc))(?![\w-])"
 )
 _NOT_LOWER_HEADS = rule_list("facilities", "not_lower_heads")
 _FAC_OF = re.compile(
@@ -225,9 +225,14 @@ class FacilityRecognizer(RuleRecognizer):
             if caps_line_at(text, m.start()) and (
                 all(w in ("of", "the", "and", "&", "for") or (lex.is_common_word(w, strict=True) and not lex.is_name(w)) for w in remaining)
                 or (lex.is_clinical(type_words[-1]) and all(len(w) <= 3 for w in remaining))
+                or (
+                    any(lex.is_clinical(w) for w in remaining)
+                    and all(w in ("of", "the", "and", "&", "for") or lex.is_common_word(w, strict=True) for w in remaining)
+                )
             ):
-                # "CASE MANAGEMENT FOR REHAB", "HR 90'S ST. GI: ...": in capitals, ordinary words or an
-                # abbreviation before a type word that is itself clinical are no facility's name
+                # "CASE MANAGEMENT FOR REHAB", "HR 90'S ST. GI: ...", "SPINAL CORD REHAB", "BURN SW AND PSYCHIATRY":
+                # in capitals, ordinary words, or clinical words among ordinary ones, before a type word are no
+                # facility's name
                 continue
             if m.group("type").split()[-1].lower() in _WEAK_FAC_TYPES:
                 proper = [w for w in remaining if w not in ("of", "the", "and", "&", "for")]
@@ -283,7 +288,7 @@ class FacilityRecognizer(RuleRecognizer):
         for m in _SAINT_FACILITY.finditer(text):
             if _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name")):
                 continue
-            if m.group("type") or m.group("name").endswith(("'s", "’s")):
+            if m.group("type") or m.group("name").lower().endswith(("'s", "’s")):
                 out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/saint"))
         for m in _LOWER_CARE_HOME.finditer(text):
             if not (lex.is_common_word(m.group("name")) or lex.is_stop(m.group("name"))):

@@ -12,7 +12,7 @@ import re
 
 from deid_core.recognizers.lexicon import default_lexicon, rule_list
 from deid_core.recognizers.rules.base import PatternRecognizer, PatternRule
-from deid_core.recognizers.rules.nearby import digit_count
+from deid_core.recognizers.rules.nearby import CLOCK_TIME, digit_count
 from deid_core.spans import Category
 
 _I = re.IGNORECASE
@@ -77,7 +77,7 @@ _MEASURE_VALUE = re.compile(r"\d+(?:\.\d+)?[ \t]?(?:cc|ml|l|mg|mcg|g|kg|meq|unit
 
 
 #: a 24-hour clock time or a range of them: "BACK FROM CATH LAB 1330", "VISIT 1500-1700"
-_CLOCK_TIME = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d(?:[ \t]*-[ \t]*(?:[01]\d|2[0-3])[0-5]\d)?")
+_CLOCK_TIME = re.compile(CLOCK_TIME)
 
 
 def _labelled_id_ok(text: str, m: re.Match[str]) -> bool:

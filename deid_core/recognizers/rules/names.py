@@ -109,7 +109,7 @@ _DOCTOR_ROLES = (
     r"|supervising(?:[ \t]+(?:physician|md))?|requesting(?:[ \t]+(?:physician|md))?|ordering(?:[ \t]+(?:physician|provider|md))?"
     r"|admitting(?:[ \t]+(?:physician|md))?|discharging(?:[ \t]+(?:physician|md))?|treating[ \t]+physician|staff[ \t]+physician"
     r"|charge[ \t]+nurse|primary[ \t]+nurse|bedside[ \t]+nurse|dentist|optometrist|ophthalmologist|podiatrist|chiropractor|counselor"
-    r"|counsellor|paramedic|medic|emt|interpreter|translator|doula|investigator|coordinator|navigator|cna|pct|lpn|lvn|aide|rph|pharmd"
+    r"|counsellor|paramedic|medic|emt|interpreter|interp|translator|doula|investigator|coordinator|navigator|cna|pct|lpn|lvn|aide|rph|pharmd"
     r"|slp|crew|attn|assessor|examiner|specialist|technician|advocate|liaison|supervisor|phlebotomist|hygienist|cnm"
     r"|(?:off|on)[- ]?going|oncoming|relieving|receiving(?:[ \t]+(?:nurse|rn|md|physician))?|lab[ \t]+tech|mls|mlt|np-c|fnp|aprn|crnp"
     r"|adjuster|case[ \t]+mgr|psychometrist|scheduler|receptionist|unit[ \t]+clerk|ward[ \t]+clerk|house[ \t]+supervisor"
@@ -229,6 +229,10 @@ _SURNAME_BEFORE = re.compile(
 _SPECIALIST = re.compile(r"(?:ologists?|icians?|iatrists?|ographers?|therapists?|urgeons?|ionals?)$")
 #: "Wagner 3", "Morse >= 45": a lone surname with a number after it is a grade or a scale
 _SCORE_AFTER = re.compile(r"[ \t]*(?:[<>≥≤]=?|=)?[ \t]*\d{1,3}(?:/\d{1,3})?(?![\d/:-]|\.\d|[ \t]*(?:y|yo|yrs?|years?|[MF])\b)")
+_RANKS_LOWER = frozenset(r.lower().rstrip(".") for r in RANKS) | {"captain", "sergeant", "lieutenant", "major", "colonel", "general", "private", "corporal", "officer"}
+_DOCTOR_ROLE_WORD = re.compile(rf"(?:{_DOCTOR_ROLES})", re.I)
+_AND_NEXT = re.compile(r"[ \t]+(?:and|&)[ \t]+", re.I)
+_LOWER_CREDENTIAL_WORDS = frozenset({"rn", "lpn", "np", "rrt", "cna", "bsn", "msn", "pa-c"})
 _LOWER_CREDENTIAL = re.compile(r"(?<![\w/-])(?:(?:bsn|msn)/)?(?:rn|lpn|np|rrt|cna|bsn|msn|pa-c)(?:/(?:bsn|msn))?(?![\w/-])")
 _CREDENTIAL_RE = re.compile(
     r"(?P<sep>[ \t]*,?[ \t]*)(?P<cred>"
@@ -265,7 +269,8 @@ class NameRecognizer(RuleRecognizer):
         return (tok.start, tok.end) in listed or self.lexicon.is_name(tok.text)
 
     def _parts(self, tok: Token) -> list[str]:
-        return [p for p in re.split(r"[-'’]", tok.text) if p]
+        # "o'shea", "d'angelo": the prefix before the apostrophe is no name of its own
+        return [p for p in re.split(r"[-'’]", tok.text) if p and not (len(p) == 1 and p.lower() in "od")]
 
     def acceptable(self, tok: Token, mode: str, listed: set[tuple[int, int]]) -> bool:
         """May ``tok`` be part of a name started by a cue of kind ``mode``?
@@ -359,6 +364,56 @@ class NameRecognizer(RuleRecognizer):
     def _verb_reading(self, tokens: Sequence[Token], k: int) -> bool:
         """A given name that is also a verb, followed by a particle, is the verb ("rose to leave")."""
         return tokens[k].lower in _VERB_NAMES and k + 1 < len(tokens) and tokens[k + 1].lower in _VERB_PARTICLES
+
+    def _word_given_name(self, tok: Token) -> bool:
+        """A listed given name that is also a word (Hope, June, Will, Liberty): a name only where a cue says so."""
+        low = tok.lower
+        lex = self.lexicon
+        return (
+            lex.is_first(low)
+            and len(low) > 2
+            and low not in FUNCTION_WORDS
+            and low not in _RELATION_SET
+            and not lex.is_clinical(low)
+            and not (lex.is_stop(low) and low not in _MONTHS and low not in _MODALS)
+            and not DRUG_SUFFIX.search(low)
+            and tok.text not in _CREDENTIAL_SET
+        )
+
+    def _surname_at(self, tokens: Sequence[Token], k: int, listed: set[tuple[int, int]], unlisted: bool = False) -> bool:
+        """A word at ``k`` that reads as a surname only: listed (or, with ``unlisted``, any word that is
+        no English word) and not clinical."""
+        if k >= len(tokens) or tokens[k].shape == "initial" or not tokens[k].text.isalpha():
+            return False
+        low = tokens[k].lower
+        lex = self.lexicon
+        if lex.is_clinical(low) or lex.is_stop(low) or low in FUNCTION_WORDS or low in _MODALS:
+            return False
+        return (unlisted or self._listed(tokens[k], listed) or lex.is_last(low)) and not lex.is_common_word(low)
+
+    def _given_before_surname(self, text: str, tokens: Sequence[Token], j: int) -> bool:
+        return self._word_given_name(tokens[j]) and self._gap(text, tokens[j], tokens[j + 1]) == " " and self._surname_at(tokens, j + 1, set(), unlisted=True)
+
+    def _staff_given_name(self, text: str, tokens: Sequence[Token], pos: int, listed: set[tuple[int, int]]) -> tuple[int, int] | None:
+        """After a staff role or a hand-off ("np august", "report to hope rn", "rn will pruitt"), a given
+        name that is also a word names the person: the role is the cue such a name needs in any case.
+        A modal (will, may) counts only with a surname after it."""
+        i = self._token_index_at(tokens, pos)
+        if i >= len(tokens) or text[pos : tokens[i].start].strip(" \t") != "" or not self._word_given_name(tokens[i]):
+            return None
+        if self._verb_reading(tokens, i) or tokens[i].lower in _RANKS_LOWER:
+            return None
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if nxt and (nxt.lower in _RELATION_SET or (_DOCTOR_ROLE_WORD.fullmatch(nxt.text) and nxt.lower not in _LOWER_CREDENTIAL_WORDS and nxt.text not in _CREDENTIAL_SET)):
+            return None  # "updated by foster parent", "by charge nurse": a word that qualifies a role
+        surname = i + 1 < len(tokens) and self._gap(text, tokens[i], tokens[i + 1]) == " " and self._surname_at(tokens, i + 1, listed)
+        if tokens[i].lower in _MODALS and not surname:
+            return None
+        if tokens[i].lower in _VERB_NAMES and not surname and i + 1 < len(tokens) and tokens[i].end == tokens[i + 1].start - 1:
+            nxt = tokens[i + 1]
+            if nxt.lower not in FUNCTION_WORDS and nxt.text not in _CREDENTIAL_SET and nxt.lower not in _LOWER_CREDENTIAL_WORDS:
+                return None  # "TECH MARK SITE": a verb with its object
+        return (i, i + 1) if surname else (i, i)
 
     def _modal_named(self, tokens: Sequence[Token], k: int) -> bool:
         """A modal that is also a given name, followed by a past tense, is the name ("brother will came")."""
@@ -484,6 +539,8 @@ class NameRecognizer(RuleRecognizer):
         while j >= 0 and count < 4:
             tok = tokens[j]
             if not self.acceptable(tok, "credential", listed):
+                if count == 1 and j + 1 == k and self._given_before_surname(text, tokens, j):
+                    first = j  # "-JUNE MORALES, RN", "hope delacruz rn": a given name that is also a word, then the surname
                 break
             first = j
             count += 1
@@ -544,6 +601,10 @@ class NameRecognizer(RuleRecognizer):
             if rule == "relation" and run[0] == run[1] and self._verb_reading(tokens, run[1]):
                 return  # "wife rose to leave", "daughter sang to her"
             cand = self._span(text, tokens, run, category, score, rule)
+            if rule == "relation":
+                both = _AND_NEXT.match(text, cand.end)
+                if both:
+                    forward(both.end(), category, mode, score, rule)  # "parents ivy and rob", "sons Tomas & Luis"
             if mode == "header":
                 last = tokens[run[1]]
                 if run[0] == run[1] and self.lexicon.is_common_word(last.lower):
@@ -619,7 +680,12 @@ class NameRecognizer(RuleRecognizer):
             if long_term_care and m.group(0).lower().startswith("resident") and not re.match(r"[ \t]*(?:physician|md|dr)\b", text[m.end() : m.end() + 12], _I):
                 forward(m.end(), Category.PATIENT, "header", 0.9, "resident", inverted=True)
                 continue  # a nursing home's "resident" is the patient
+            found = len(out)
             forward(m.end(), Category.DOCTOR, "header", 0.9 if header else 0.8, "doctor_cue", inverted=True)
+            if len(out) == found and not header:
+                run = self._staff_given_name(text, tokens, m.end(), listed)
+                if run:
+                    out.append(self._span(text, tokens, run, Category.DOCTOR, 0.8, "staff_given_name"))
         for m in itertools.chain(_JOB_TITLE_AFTER.finditer(text), _CREDENTIAL_IN_BRACKETS.finditer(text), _JOB_TITLE_LINE.finditer(text)):
             if any(w.lower() in FUNCTION_WORDS or w.lower() in _RELATION_SET for w in m.group("words").split()):
                 continue  # "Einar, a retired nurse" is a relative with a job

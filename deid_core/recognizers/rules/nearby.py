@@ -6,6 +6,11 @@ phone word before a bare number); these are the windows they look through.
 
 from __future__ import annotations
 
+import re
+
+#: a 24-hour clock time or a range of two, "1330", "1500-1700", "1400 - 1600"
+CLOCK_TIME = r"(?:[01]\d|2[0-3])[0-5]\d(?:[ \t]*-[ \t]*(?:[01]\d|2[0-3])[0-5]\d)?"
+
 
 def clause_before(text: str, pos: int, limit: int = 40) -> str:
     """Text before ``pos`` on the same line and in the same clause."""

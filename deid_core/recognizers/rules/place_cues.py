@@ -12,20 +12,34 @@ from collections.abc import Iterable
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.gazetteer import GazetteerResources, default_resources
-from deid_core.recognizers.lexicon import rule_list
-from deid_core.recognizers.rules.common_words import DRUG_SUFFIX, FUNCTION_WORDS, TITLE_BEFORE_NAME
+from deid_core.recognizers.case import note_is_lower
+from deid_core.recognizers.lexicon import STATE_ABBRS, rule_list, us_cities
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, TITLE_BEFORE_NAME
+from deid_core.recognizers.rules.tokens import caps_lines, line_is_caps
 from deid_core.spans import Category, Span
 
 
-_PLACE_AFTER_CUE = re.compile(
+_CUE_VERBS = (
     r"\b(?:lives|living|live|resides|residing|reside|mov(?:ed|ing)(?:[ \t]+here)?|relocat(?:ed|ing)(?:[ \t]+here)?|born|raised|grew[ \t]+up"
     r"|(?:at|from)[ \t]+home|resident[ \t]+of|returned[ \t]+(?:home[ \t]+)?(?:to|from)|transferred[ \t]+from"
     r"|is[ \t]+from|are[ \t]+from|originally[ \t]+from|native[ \t]+of|visiting(?:[ \t]+from)?|travel(?:l)?ed|trip|vacation(?:ed|ing)?"
-    r"|hometown(?:[ \t]+(?:of|is))?|works[ \t]+in|emigrated|immigrated)"
+    r"|hometown(?:[ \t]+(?:of|is))?|works[ \t]+in|emigrated|immigrated"
+    # a relative's journey: "drove up from Tiverton", "flying in from Houston"
+    r"|(?:drove|driving|flew|flying|flown)(?:[ \t]+(?:up|down|in|over|back))?(?=[ \t]+from\b))"
     r"(?:[ \t]+(?:in|to|from|near|of|back[ \t]+to|back[ \t]+from|up[ \t]+in))?[ \t]+(?:the[ \t]+(?:city|town|village)[ \t]+of[ \t]+)?"
-    r"(?P<place>(?:(?:St\.|Ft\.|Mt\.|[A-Z][a-zA-Z'’-]+)[ \t]+){0,2}[A-Z][a-zA-Z'’-]+)"
+)
+_PLACE_AFTER_CUE = re.compile(
+    _CUE_VERBS + r"(?P<place>(?:(?:St\.|Ft\.|Mt\.|[A-Z][a-zA-Z'’-]+)[ \t]+){0,2}[A-Z][a-zA-Z'’-]+)"
     r"(?P<state>,[ \t]*(?:[A-Z]{2}\b|[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)?))?",
 )
+#: the same cues where letter case says nothing (a note typed in lower case, a line in capitals):
+#: "dtr lives in hartwell", "LIVES IN SCITUATE"
+_PLACE_AFTER_CUE_CASELESS = re.compile(
+    _CUE_VERBS + r"(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{2,})?)(?P<state>,[ \t]*[a-z]{2}\b)?", re.I
+)
+_PREPOSITION_END = re.compile(r"\b(?:in|to|from|near|of)[ \t]+$", re.I)
+#: a first word that leads a town's name ("east harlan", "NORTH ADAMS")
+_PLACE_LEADS = frozenset({"east", "west", "north", "south", "new", "fort", "mount", "port", "lake", "glen", "upper", "lower"})
 
 
 #: "a retired teacher from Wapakoneta", "died in Tuscarora": a town no list holds, after a bare preposition;
@@ -35,6 +49,8 @@ _PLACE_BARE = re.compile(r"(?<![\w-])(?P<verb>[A-Za-z]+[ \t]+)?(?:from|in)[ \t]+
 
 #: "weaned from Bipap", "switched from Humira", "results in MyChart": the thing after the verb is no place
 _NOT_PLACE_VERBS = rule_list("place_cues", "not_place_verbs")
+#: where people live that is no town: "lives in apt", "LIVES IN SNF", "from home"
+_NOT_PLACE_WORDS = rule_list("place_cues", "not_place_words")
 
 
 class PlaceCueRecognizer(RuleRecognizer):
@@ -66,6 +82,7 @@ class PlaceCueRecognizer(RuleRecognizer):
             if state and len(kept) == len(words):
                 end = m.end("state")  # "moved to Dover, Delaware": the town and its state are one place
             out.append(Span(base + kept[0].start(), end, Category.LOCATION, 0.65, "place_cue"))
+        out.extend(self._caseless(text))
         for m in _PLACE_BARE.finditer(text):
             word = m.group("place")
             low = word.lower()
@@ -81,3 +98,35 @@ class PlaceCueRecognizer(RuleRecognizer):
                 continue  # "in Lasix", "from Tillman": a word, a drug or a person
             out.append(Span(m.start("place"), m.end("place"), Category.LOCATION, 0.6, "place_cue/bare"))
         return out
+
+    def _caseless(self, text: str) -> list[Span]:
+        """Cued towns where capitals carry no evidence: the word itself must be no ordinary or clinical word."""
+        lower_note = note_is_lower(text)
+        lines = caps_lines(text)
+        out = []
+        for m in _PLACE_AFTER_CUE_CASELESS.finditer(text):
+            place = m.group("place")
+            if not _PREPOSITION_END.search(text, m.start(), m.start("place")):
+                continue  # "TRIP HAZARD": without its preposition the cue word is a noun
+            if not ((lower_note and place.islower()) or (place.isupper() and line_is_caps(lines, m.start("place")))):
+                continue
+            words = place.lower().split()
+            if len(words) == 2 and words[0] in _PLACE_LEADS and self._town_word(words[1]):
+                end = m.end("place")  # "east harlan"
+            elif self._town_word(words[0]):
+                end = m.start("place") + len(place.split()[0])
+            else:
+                continue
+            state = m.group("state")
+            if state and state.strip(", \t").upper() in STATE_ABBRS and end == m.end("place"):
+                end = m.end("state")  # "lewiston, me"
+            out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/caseless"))
+        return out
+
+    def _town_word(self, word: str) -> bool:
+        lex = self.resources.lexicon
+        if word in FUNCTION_WORDS or lex.is_stop(word) or lex.is_clinical(word) or lex.is_eponym(word) or DRUG_SUFFIX.search(word):
+            return False
+        if word.upper() in CLINICAL_ACRONYMS or word in _NOT_PLACE_WORDS:
+            return False
+        return word in us_cities() or not lex.is_common_word(word, strict=True)
