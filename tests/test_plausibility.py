@@ -154,6 +154,11 @@ def test_an_unsure_model_span_does_not_replace_a_guess(check):
         ("Paziente italiano, nata a Bari", "italiano", Category.PATIENT),
         ("Bereavement: Hillcrest Covenant Church", "Hillcrest Covenant Church", Category.HOSPITAL),
         ("Employer: Pleasant Valley Auto Body", "Pleasant Valley Auto Body", Category.HOSPITAL),
+        ("S/P CABG X3 (LIMA-LAD, SVG-OM, SVG-PDA)", "LIMA-LAD", Category.PATIENT),  # a compound of clinical words
+        ("SOCIAL: DAUGHTER IN TO VISIT 1500-1700.", "1500-1700", Category.PHONE),  # two clock times
+        ("ID: afb #2 neg. bactrim day 4/21.", "4/21", Category.DATE),  # a day of a course
+        ("LAST DRINK THIS AM PER SISTER. THIAMINE/FOLATE.", "THIAMINE", Category.PATIENT),  # a vitamin
+        ("MICU NPN 7P-7A / PT TACHYPNEIC OVERNIGHT RR 30'S", "TACHYPNEIC", Category.PATIENT),  # a finding
     ],
 )
 def test_what_a_model_mistakes_for_an_identifier_stays_out(check, text, value, category):

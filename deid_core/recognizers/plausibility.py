@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from deid_core.recognizers.lexicon import NAME_PARTICLES, Lexicon, default_lexicon
 from deid_core.recognizers.pipeline import DetectConfig
 from deid_core.recognizers.rules.dates import in_score_or_count
+from deid_core.recognizers.rules.nearby import CLOCK_TIME
 from deid_core.spans import Category, Evidence, Span
 
 _WEAK_NAME_CUE = re.compile(r"\b(?:pt|patient)[ \t]*$", re.I)
@@ -130,6 +131,9 @@ class PlausibilityCheck:
             return False
         if not lex.is_name(token) and _DRUG_STEM.search(token):
             return False
+        parts = [p for p in token.split("-") if p]
+        if len(parts) > 1 and all(lex.is_common_word(p) or lex.is_clinical(p) for p in parts):
+            return False  # "LIMA-LAD", "non-op": a compound of clinical or ordinary words
         if token.lower() in self.foreign_words and lex.census_share(token) < FOREIGN_NAME_SHARE:
             return False
         return not lex.is_common_word(token)
@@ -144,6 +148,8 @@ class PlausibilityCheck:
             _CODE_CUE.search(line_before + core) or all(_CODE_SHAPE.match(p.strip()) for p in core.split(","))
         ):
             return False
+        if span.category is Category.PHONE and re.fullmatch(CLOCK_TIME, core):
+            return False  # "VISIT 1500-1700": two clock times
         if span.category is Category.HOSPITAL:
             words = {w.lower() for w in _TOKEN.findall(core)}
             if words & _NOT_CARE and not words & _CARE:
@@ -156,7 +162,7 @@ class PlausibilityCheck:
         if span.category in _NAMES and _WEAK_NAME_CUE.search(line_before) and core.isalpha() and self.lexicon.is_everyday(core):
             return False  # "Pt pleasant": after "pt", an everyday word describes the patient (as in the name rules)
         if span.category is Category.DATE and _MONTH_DAY.match(core) and in_score_or_count(text, span.start, span.end):
-            return False  # "chest pain 4/10", "tof 2/4": the date rule's own traps hold for a model's m/d
+            return False  # "chest pain 4/10", "bactrim day 4/21": the date rule's own traps hold for a model's m/d
         if sure and span.category is Category.DATE:
             md = _MONTH_DAY.match(core)
             if md and 1 <= int(md.group(1)) <= 12 and 1 <= int(md.group(2)) <= 31:

@@ -127,8 +127,11 @@ def is_seed(text: str, span: Span, lexicon: Lexicon) -> bool:
         # found by the name lists alone: every word must be a listed name and nothing else
         return bool(words) and all(lexicon.is_name(w) and not lexicon.is_common_word(w) for w in words)
     # a cue found it: each occurrence is checked again as it is propagated, but a clinical word never
-    # seeds, nor do ordinary words alone ("report to hope rn" names one nurse, not every "hope" after it)
-    return any(not lexicon.is_clinical(w) and not lexicon.is_stop(w) and not lexicon.is_common_word(w) for w in words)
+    # seeds, nor does one ordinary word ("report to hope rn" names one nurse, not every "hope" after it);
+    # a whole name of such words does ("Patient: Will Hunter")
+    if len(words) == 1 and lexicon.is_common_word(words[0]):
+        return False
+    return any(not lexicon.is_clinical(w) and not lexicon.is_stop(w) for w in words)
 
 
 def seed_forms(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> dict[str, Category]:

@@ -51,3 +51,13 @@ def test_a_chair_at_an_hour_and_a_range_of_vitals_are_no_rooms(unit_finds):
 def test_a_street_name_holds_no_from_or_with(unit_finds):
     assert unit_finds("address", "74 YO M TRANSFERRED FROM ST. COLMAN'S ED") == {}
     assert unit_finds("address", "Lives at 12 Avenue of the Pines and 55 Main St.") == {"55 Main St.": Category.LOCATION}
+
+
+def test_a_sex_or_an_ordinary_word_in_capitals_before_a_short_form_is_no_town(unit_finds):
+    assert unit_finds("address", "58 YO M, VT STORM, 11 ICD SHOCKS") == {}
+    assert unit_finds("address", "RENAL US WITH DOPPLER: GOOD FLOW, RI 0.68") == {}
+    # a capitalised town, a listed one, and a town in capitals that is no ordinary word stay places
+    assert unit_finds("address", "grandmother in Brazil, IN; moved from Bristol, RI") == {
+        "Brazil, IN": Category.LOCATION,
+        "Bristol, RI": Category.LOCATION,
+    }

@@ -152,3 +152,12 @@ def test_an_o_apostrophe_surname_typed_in_lower_case_after_a_title_is_a_name(uni
 
 def test_an_unlisted_surname_before_a_credential_carries_the_given_name_before_it(unit_finds):
     assert unit_finds("names", "LINES RECONCILED.\n-PATIENCE OKONJO, RN") == {"PATIENCE OKONJO": Category.DOCTOR}
+
+
+def test_a_rhythm_or_a_mental_status_before_a_drug_in_capitals_is_no_title(unit_finds):
+    assert unit_finds("names", "CV: HR 70S-80S SR. LEVO OFF SINCE 0200, MAPS >65.") == {}
+    assert unit_finds("names", "SEEN BY DR. FOLEY. MS. LOPEZ CALLED") == {"FOLEY": Category.DOCTOR, "LOPEZ": Category.PATIENT}
+
+
+def test_ordinary_words_after_a_role_without_a_colon_name_no_one(unit_finds):
+    assert unit_finds("names", "INTENSIVE OUTPT PROGRAM, SW GAVE LIST. TIP POSITION CONFIRMED BY XRAY.") == {}

@@ -186,6 +186,10 @@ class LocationPatternRecognizer(RuleRecognizer):
             return True
         if len(state) > 2:
             return True
+        if len(city.strip(" .")) < 2:
+            return False  # "58 YO M, VT STORM": a sex, not a town
+        if (city.isupper() or city.islower()) and len(city.split()) == 1 and self.lexicon.is_common_word(city, strict=True) and not self._city_known(city):
+            return False  # "GOOD FLOW, RI 0.68": in capitals, an ordinary word that is no listed town, before a short form
         if state in _CREDENTIAL_LIKE:
             if _NUMBERED_BEFORE.search(text[max(0, city_start - 12) : city_start]):
                 return True

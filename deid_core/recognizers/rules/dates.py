@@ -367,9 +367,13 @@ _MD_TRAP_AFTER = re.compile(
 
 
 def in_score_or_count(text: str, start: int, end: int) -> bool:
-    """A bare m/d that the words around it make a score, a setting or a count: "pain 4/10", "TOF 4/4", "2/2 bottles"."""
+    """A bare m/d that the words around it make a score, a setting, a count or a course day: "pain 4/10", "TOF 4/4",
+    "2/2 bottles", "vanco day 4/14"."""
     if _MD_TRAP_AFTER.match(line_after(text, end)):
         return True
+    md = re.match(r"(\d{1,2})/(\d{1,2})", text[start:end])
+    if md and _MD_COURSE_DAY.search(clause_before(text, start)) and int(md.group(1)) <= int(md.group(2)):
+        return True  # "vanco day 4/14", "bactrim day 4/21": a day of a course, counted out of its length
     before = clause_before(text, start)[-24:]
     trap = _MD_TRAP_BEFORE.search(before)
     # "long term vent pt, in micu since 10/12": a date cue after the trap word takes the number back
@@ -387,8 +391,6 @@ class DateRecognizer(PatternRecognizer):
         after = line_after(text, m.end())
         if in_score_or_count(text, m.start(), m.end()):
             return False
-        if _MD_COURSE_DAY.search(before) and int(m.group("a")) <= int(m.group("b")):
-            return False  # "vanco day 4/14", "IVIG DAY 3/5": a day of a course, counted out of its length
         if _MD_CUE_BEFORE.search(before) or _MD_EVENT_BEFORE.search(before) or _MD_EVENT_AFTER.match(after):
             return True
         # "full duty 3/18": a day past 12 cannot be a month, and scores out of 20, 24 or 30 are left to the traps above

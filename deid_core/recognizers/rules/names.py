@@ -231,6 +231,8 @@ _SPECIALIST = re.compile(r"(?:ologists?|icians?|iatrists?|ographers?|therapists?
 _SCORE_AFTER = re.compile(r"[ \t]*(?:[<>≥≤]=?|=)?[ \t]*\d{1,3}(?:/\d{1,3})?(?![\d/:-]|\.\d|[ \t]*(?:y|yo|yrs?|years?|[MF])\b)")
 _RANKS_LOWER = frozenset(r.lower().rstrip(".") for r in RANKS) | {"captain", "sergeant", "lieutenant", "major", "colonel", "general", "private", "corporal", "officer"}
 _DOCTOR_ROLE_WORD = re.compile(rf"(?:{_DOCTOR_ROLES})", re.I)
+#: titles that capitals make clinical short forms: sinus rhythm, sinus tachycardia, mental status
+_RHYTHM_TITLES = frozenset({"sr", "st", "ms"})
 _AND_NEXT = re.compile(r"[ \t]+(?:and|&)[ \t]+", re.I)
 _LOWER_CREDENTIAL_WORDS = frozenset({"rn", "lpn", "np", "rrt", "cna", "bsn", "msn", "pa-c"})
 _LOWER_CREDENTIAL = re.compile(r"(?<![\w/-])(?:(?:bsn|msn)/)?(?:rn|lpn|np|rrt|cna|bsn|msn|pa-c)(?:/(?:bsn|msn))?(?![\w/-])")
@@ -414,6 +416,11 @@ class NameRecognizer(RuleRecognizer):
             if nxt.lower not in FUNCTION_WORDS and nxt.text not in _CREDENTIAL_SET and nxt.lower not in _LOWER_CREDENTIAL_WORDS:
                 return None  # "TECH MARK SITE": a verb with its object
         return (i, i + 1) if surname else (i, i)
+
+    def _ordinary_words(self, text: str, tokens: Sequence[Token], cand: NameCandidate) -> bool:
+        """Every word of ``cand`` is typed where case says nothing and is an ordinary English word."""
+        inside = [t for t in tokens if cand.start <= t.start and t.end <= cand.end]
+        return bool(inside) and all(t.caseless and self.lexicon.is_common_word(t.lower, strict=True) for t in inside)
 
     def _modal_named(self, tokens: Sequence[Token], k: int) -> bool:
         """A modal that is also a given name, followed by a past tense, is the name ("brother will came")."""
@@ -645,6 +652,9 @@ class NameRecognizer(RuleRecognizer):
                 spoken = low in ("doctor", "doctora") and tok.shape == "lower" and self._rare_lower_name_at(tokens, idx + 1)
                 if not (short or spoken) and (tok.shape == "lower" or (tok.shape == "upper" and not tok.line_caps)):
                     continue
+                nxt = tokens[idx + 1] if idx + 1 < len(tokens) else None
+                if tok.caseless and low in _RHYTHM_TITLES and nxt is not None and self.lexicon.is_clinical(nxt.lower):
+                    continue  # "HR 70S-80S SR. LEVO OFF": in capitals "SR." is a rhythm and "MS" a mental status
                 category = Category.DOCTOR if low in _DOCTOR_TITLE_SET else Category.PATIENT
                 mode = "lower_rest_strict" if spoken else "title_lower" if tok.shape == "lower" else "title"
                 forward(tok.end + (1 if after.startswith(".") else 0), category, mode, 0.95, "title")
@@ -682,6 +692,8 @@ class NameRecognizer(RuleRecognizer):
                 continue  # a nursing home's "resident" is the patient
             found = len(out)
             forward(m.end(), Category.DOCTOR, "header", 0.9 if header else 0.8, "doctor_cue", inverted=True)
+            if len(out) > found and not header and self._ordinary_words(text, tokens, out[-1]):
+                out.pop()  # "SW GAVE LIST", "CONFIRMED BY XRAY": after a role with no colon, ordinary words name no one
             if len(out) == found and not header:
                 run = self._staff_given_name(text, tokens, m.end(), listed)
                 if run:
