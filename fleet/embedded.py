@@ -22,6 +22,7 @@ from deid_core.records import atomic_writer, dump
 from fleet.db import make_engine, migrate, session_factory
 from fleet.keystore import SingleKeyStore
 from fleet.pipeline import STAGE_DONE, PipelineConfig
+from fleet.settings import DEFAULT_CHUNK_SIZE
 from fleet.producer import BatchStatus, ExportResult, Failure, FleetClient
 from fleet.settings import ModelSpec
 from fleet.stages import StageContext, execute_stage
@@ -72,7 +73,7 @@ def run_embedded(
     *,
     state: Path | str | None = None,
     errors: Path | str | None = None,
-    chunk_size: int = 8,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
     models: Mapping[str, ModelSpec] | None = None,
     known: KnownFile | None = None,
     spans_out: Path | str | None = None,

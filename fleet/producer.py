@@ -40,6 +40,7 @@ from fleet.sealing import note_patient_id, seal_known, seal_note_text, seal_pati
 from deid_core.detection import estimate_tokens
 from fleet.counts import batch_counts
 from fleet.grouping import item_chunks, token_chunks
+from fleet.settings import DEFAULT_CHUNK_SIZE
 
 
 class Dispatcher(Protocol):
@@ -211,7 +212,7 @@ class FleetClient:
         keystore: KeyStore,
         dispatcher: Dispatcher | None = None,
         *,
-        chunk_size: int = 8,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         gpu_token_budget: int = 16384,
     ) -> None:
         self.sessions = sessions

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from deid_core.cli.common import CliError, fail
 from fleet.cli.common import add_fleet_arguments, add_pipeline_arguments, export_environment, fleet_settings_from, pipeline_from
+from fleet.settings import DEFAULT_CHUNK_SIZE
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--notes", type=int, default=200, help="synthetic notes to generate (default 200)")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--workers", default="1,2", help="fleet sizes to measure (default 1,2)")
-    p.add_argument("--chunk-size", type=int, default=8)
+    p.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE, help=f"notes per stage message (default {DEFAULT_CHUNK_SIZE})")
     p.add_argument("--timeout", type=float, default=900.0, help="per fleet run")
     add_pipeline_arguments(p)
     add_fleet_arguments(p)

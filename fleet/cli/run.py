@@ -23,7 +23,7 @@ from deid_core.cli.known_input import add_known_argument, read_known_reported
 from deid_core.known import KnownError
 from deid_core.recognizers.pipeline import DetectConfigError
 from fleet.cli.common import add_pipeline_arguments, pipeline_from
-from fleet.settings import FleetConfigError, load_fleet_settings
+from fleet.settings import DEFAULT_CHUNK_SIZE, FleetConfigError, load_fleet_settings
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,7 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--key-file", required=True, type=Path, help="study key file from `deid keygen`")
     p.add_argument("--errors", type=Path, default=None, help="also write the failed records and why (JSONL)")
     p.add_argument("--state", type=Path, default=None, help="SQLite state file: a re-run skips what is done (default: in memory)")
-    p.add_argument("--chunk-size", type=int, default=8, help="notes per stage call (a patient's notes are never split)")
+    p.add_argument(
+        "--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE, help="notes per stage call (a patient's notes are never split)"
+    )
     p.add_argument(
         "--spans-out", type=Path, default=None,
         help="also write each note's detected spans, as `deid detect` writes them (offsets and labels, no text)",

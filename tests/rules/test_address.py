@@ -61,3 +61,8 @@ def test_a_sex_or_an_ordinary_word_in_capitals_before_a_short_form_is_no_town(un
         "Brazil, IN": Category.LOCATION,
         "Bristol, RI": Category.LOCATION,
     }
+
+
+def test_a_run_of_a_rhythm_is_no_street(unit_finds):
+    assert unit_finds("address", "CV: SR 60'S-70'S, 4 BEAT RUN NSVT @ 0312. 30 SEC RUN AFIB @ 0115") == {}
+    assert unit_finds("address", "lives at 12 Mill Run") == {"12 Mill Run": Category.LOCATION}

@@ -39,3 +39,8 @@ def test_telegraphic_ages_with_sex_and_birthdays_to_come(unit_finds):
     assert unit_finds("age", "MICU NSG: PT IS 74 YRS, M, W/ SEVERE COPD") == {"74 YRS": Category.AGE}
     assert unit_finds("age", "PT WILL TURN 78 ON DEC 2ND, HOPES TO BE HOME") == {"78": Category.AGE}
     assert unit_finds("age", "pt turned q2h, turned 30 degrees. pt 5 ft tall, pt 2 mg iv") == {}
+
+
+def test_an_infants_age_against_a_lower_case_sex_is_an_age_but_a_follow_up_is_not(unit_finds):
+    assert unit_finds("age", "picu 4 mo m rsv+ bronchiolitis from ed") == {"4 mo": Category.AGE}
+    assert unit_finds("age", "return in 3 mo f/u w pulm") == {}

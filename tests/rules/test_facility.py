@@ -77,3 +77,8 @@ def test_a_saints_name_in_capitals_and_a_home_with_its_kind_after_it_are_facilit
     assert unit_finds("facility", "63 y/o f from kessling manor nh w fever") == {"kessling manor nh": Category.HOSPITAL}
     assert unit_finds("facility", "f/u w/ pcp at esperanza chc next wk") == {"esperanza chc": Category.HOSPITAL}
     assert unit_finds("facility", "GAVE ST. JOHN'S WORT AT HS") == {}
+
+
+def test_a_saint_no_list_holds_after_a_place_preposition_is_a_facility_but_st_johns_wort_is_not(unit_finds):
+    assert unit_finds("facility", "noncompliant w/ lamictal transfered from st eligius in status") == {"st eligius": Category.HOSPITAL}
+    assert unit_finds("facility", "pt on st johns wort at home") == {}

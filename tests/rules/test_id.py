@@ -38,3 +38,7 @@ def test_a_clock_time_after_a_weak_label_is_a_time(unit_finds):
     assert unit_finds("id", "family plans to visit 1600-1800 daily") == {}
     assert unit_finds("id", "MRN 0915") == {"0915": Category.ID}
     assert unit_finds("id", "Visit #: 1415") == {"1415": Category.ID}
+
+
+def test_a_volume_after_a_label_is_no_identifier(unit_finds):
+    assert unit_finds("id", "GI/GU: NEPH TUBE 350CC, VOIDED X3.") == {}

@@ -161,3 +161,9 @@ def test_a_rhythm_or_a_mental_status_before_a_drug_in_capitals_is_no_title(unit_
 
 def test_ordinary_words_after_a_role_without_a_colon_name_no_one(unit_finds):
     assert unit_finds("names", "INTENSIVE OUTPT PROGRAM, SW GAVE LIST. TIP POSITION CONFIRMED BY XRAY.") == {}
+
+
+def test_a_given_name_before_a_staff_role_after_per_is_staff(unit_finds):
+    assert unit_finds("names", "sats 93-95 ncp/cpt done per tomas rt pt coughing") == {"tomas": Category.DOCTOR}
+    assert unit_finds("names", "afraid to sleep per marguerite charge rn chaplain visit set") == {"marguerite": Category.DOCTOR}
+    assert unit_finds("names", "per protocol rn aware. per will rn. d/w charge rn. cpt per rt.") == {}

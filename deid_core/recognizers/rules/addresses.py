@@ -52,6 +52,7 @@ _STREET = re.compile(
     rf"(?<![\w/.-])(?P<num>\d{{1,6}}(?:-\d{{1,4}})?[A-Za-z]?)[ \t]+(?:{_DIR}[ \t]+)?(?:{_WORD}[ \t]+){{1,4}}?"
     rf"(?i:{_STREET_SUFFIX})\.?(?![A-Za-z])(?:[ \t]+{_DIR}(?![A-Za-z]))?"
 )
+_RHYTHM_RUN_WORDS = frozenset({"beat", "beats", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes"})
 #: words a street's own name may hold ("Avenue of the Pines", "Camino de la Vista")
 _STREET_NAME_PARTICLES = frozenset({"of", "the", "de", "la", "del", "los", "las", "el", "and", "on"})
 _SECOND_SUFFIX = re.compile(rf"[ \t]+(?i:{_STREET_SUFFIX})\.?(?![A-Za-z])")
@@ -354,6 +355,8 @@ class LocationPatternRecognizer(RuleRecognizer):
             return False  # "PARA @ 1100 BY DR LINDQVIST": a time and a title, not a street called "By"
         if any(w.rstrip(".,").lower() in FUNCTION_WORDS and w.rstrip(".,").lower() not in _STREET_NAME_PARTICLES for w in name_words[1:]):
             return False  # "74 YO M TRANSFERRED FROM ST. COLMAN'S": a street's name holds no "from" or "with"
+        if any(w.lower() in _RHYTHM_RUN_WORDS for w in name_words):
+            return False  # "4 BEAT RUN NSVT", "30 SEC RUN AFIB": a run of a rhythm, not a street called Run
         if any(w in _PROSE_WORDS for w in name_words):
             return False  # "level 3 and respite at Mercy Place" is prose that ends on a street word
         return any(w[:1].isupper() or w[:1].isdigit() for w in name_words)

@@ -172,7 +172,7 @@ _AGE_RULES = _AGE_RULES + (
     PatternRule(
         "small_unit_sex",
         Category.AGE,
-        re.compile(rf"(?<![\w/.-])(?P<v>{_AGE_N}[ \t]?(?:mo|mos|months?|wks?|weeks?|days?|d|yr|yrs|y)\.?)[ \t]?(?=[MF]\b)(?![MF][ \t]*\d)"),
+        re.compile(rf"(?<![\w/.-])(?P<v>{_AGE_N}[ \t]?(?:mo|mos|months?|wks?|weeks?|days?|d|yr|yrs|y)\.?)[ \t]?(?=(?:[MF]|[mf](?!/))\b)(?![MFmf][ \t]*\d)"),
         score=0.8,
         group="v",
         accept=_age_value_ok,

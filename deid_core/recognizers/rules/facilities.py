@@ -279,7 +279,11 @@ class FacilityRecognizer(RuleRecognizer):
         for m in _LOWER_SAINT.finditer(text):
             name = m.group("name")
             stem = re.sub(r"['’]?s$", "", name)
-            if lex.is_first(stem) or lex.is_first(name):
+            if _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name")):
+                continue  # "st johns wort"
+            placed = re.search(r"\b(?:from|at|to)[ \t]+$", text[max(0, m.start() - 8) : m.start()])
+            if lex.is_first(stem) or lex.is_first(name) or (placed and not lex.is_common_word(stem)):
+                # "transfered from st eligius": after a place preposition, a saint no list holds
                 out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_saint"))
         for m in _PLACE_GENERAL.finditer(text):
             head = m.group("name").split()[0]

@@ -82,8 +82,8 @@ _CLOCK_TIME = re.compile(CLOCK_TIME)
 
 def _labelled_id_ok(text: str, m: re.Match[str]) -> bool:
     v = m.group("v")
-    if _clinical_value(v):
-        return False
+    if _clinical_value(v) or _MEASURE_VALUE.fullmatch(v):
+        return False  # "NEPH TUBE 350CC": a volume
     if _CLOCK_TIME.fullmatch(v) and not _STRONG_ID_LABEL.match(m.group("label")) and not re.search(r"[#:]", text[m.end("label") : m.start("v")]):
         return False  # a weak label followed by a clock time with nothing between: a time, not a number
     if re.fullmatch(r"\d{1,2}/\d{1,2}(?:/(?:\d{2}|\d{4}))?", v):

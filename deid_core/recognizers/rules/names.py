@@ -233,6 +233,12 @@ _RANKS_LOWER = frozenset(r.lower().rstrip(".") for r in RANKS) | {"captain", "se
 _DOCTOR_ROLE_WORD = re.compile(rf"(?:{_DOCTOR_ROLES})", re.I)
 #: titles that capitals make clinical short forms: sinus rhythm, sinus tachycardia, mental status
 _RHYTHM_TITLES = frozenset({"sr", "st", "ms"})
+_NAME_BEFORE_ROLE = re.compile(
+    r"\b(?:per|by|w/|with|called|paged|d/w|spoke[ \t]+(?:with|to))[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]+"
+    r"(?:charge[ \t]+|night[ \t]+|day[ \t]+|eeg[ \t]+|ekg[ \t]+|echo[ \t]+|resp[ \t]+)?"
+    r"(?:rn|rt|rrt|np|pa|cna|lpn|tech|sw|cm|pharmacist|therapist|interpreter|chaplain|nurse)\b(?![/-])",
+    re.I,
+)
 _AND_NEXT = re.compile(r"[ \t]+(?:and|&)[ \t]+", re.I)
 _LOWER_CREDENTIAL_WORDS = frozenset({"rn", "lpn", "np", "rrt", "cna", "bsn", "msn", "pa-c"})
 _LOWER_CREDENTIAL = re.compile(r"(?<![\w/-])(?:(?:bsn|msn)/)?(?:rn|lpn|np|rrt|cna|bsn|msn|pa-c)(?:/(?:bsn|msn))?(?![\w/-])")
@@ -756,6 +762,11 @@ class NameRecognizer(RuleRecognizer):
                 continue  # "Triage RN Odalys Ferrante": the credential is the role of the name after it
             if run:
                 out.append(self._span(text, tokens, run, Category.DOCTOR, 0.9, "credential"))
+        for m in _NAME_BEFORE_ROLE.finditer(text):
+            # "per tomas rt", "per norma eeg tech", "per marguerite charge rn": a given name, then the role
+            k = self._token_index_at(tokens, m.start("name"))
+            if k < len(tokens) and tokens[k].start == m.start("name") and tokens[k].lower not in _MODALS and self._word_given_name(tokens[k]):
+                out.append(NameCandidate(m.start("name"), m.end("name"), Category.DOCTOR, 0.85, "name_before_role"))
         if tokens and tokens[0].note_lower:
             # "barbara j. parrilli bsn/rn", "report given to kathy rn": a credential typed in lower case
             for m in _LOWER_CREDENTIAL.finditer(text):
