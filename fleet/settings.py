@@ -32,7 +32,7 @@ ENV_OVERRIDES: dict[str, str] = {
 
 #: Notes per stage message.  A message costs a few store round trips and a broker hop
 #: whatever its size; on a 2-core machine 16 notes a message, against 8, brought one CPU
-#: worker from 0.50-0.67x to 0.74-0.86x the embedded rate (``deid bench-fleet``,
+#: worker from 0.46-0.67x to 0.74-0.86x the embedded rate (``deid bench-fleet``,
 #: docs/fleet.md).  A patient's notes are never split, and a redelivered message is split
 #: into single notes, so the size changes no note's spans.
 DEFAULT_CHUNK_SIZE = 16
