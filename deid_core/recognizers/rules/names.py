@@ -241,7 +241,7 @@ _NAME_BEFORE_ROLE = re.compile(
 )
 _AND_NEXT = re.compile(r"[ \t]+(?:and|&)[ \t]+", re.I)
 _LOWER_CREDENTIAL_WORDS = frozenset({"rn", "lpn", "np", "rrt", "cna", "bsn", "msn", "pa-c"})
-_LOWER_CREDENTIAL = re.compile(r"(?<![\w/-])(?:(?:bsn|msn)/)?(?:rn|lpn|np|rrt|cna|bsn|msn|pa-c)(?:/(?:bsn|msn))?(?![\w/-])")
+_LOWER_CREDENTIAL = re.compile(r"(?<![\w/-])(?:(?:bsn|msn)/)?(?:" + alternation(_LOWER_CREDENTIAL_WORDS) + r")(?:/(?:bsn|msn))?(?![\w/-])")
 _CREDENTIAL_RE = re.compile(
     r"(?P<sep>[ \t]*,?[ \t]*)(?P<cred>"
     + alternation(CREDENTIALS)
