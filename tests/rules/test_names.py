@@ -144,6 +144,8 @@ def test_names_joined_by_and_after_a_relation_are_both_relatives(unit_finds):
     # a relation word after "and" is no second name
     assert unit_finds("names", "GRANDDAUGHTER WILLOW AND GREAT-GRANDSON AT BEDSIDE.") == {"WILLOW": Category.PATIENT}
     assert unit_finds("names", "wife mary and daughter at bs") == {"mary": Category.PATIENT}
+    # "en route" is no name after a relation
+    assert unit_finds("names", "ex-fix pin sites cleaned social parents en route from home") == {}
 
 
 def test_an_o_apostrophe_surname_typed_in_lower_case_after_a_title_is_a_name(unit_finds):
