@@ -371,10 +371,11 @@ def in_score_or_count(text: str, start: int, end: int) -> bool:
     "2/2 bottles", "vanco day 4/14"."""
     if _MD_TRAP_AFTER.match(line_after(text, end)):
         return True
+    clause = clause_before(text, start)
     md = re.match(r"(\d{1,2})/(\d{1,2})", text[start:end])
-    if md and _MD_COURSE_DAY.search(clause_before(text, start)) and int(md.group(1)) <= int(md.group(2)):
+    if md and _MD_COURSE_DAY.search(clause) and int(md.group(1)) <= int(md.group(2)):
         return True  # "vanco day 4/14", "bactrim day 4/21": a day of a course, counted out of its length
-    before = clause_before(text, start)[-24:]
+    before = clause[-24:]
     trap = _MD_TRAP_BEFORE.search(before)
     # "long term vent pt, in micu since 10/12": a date cue after the trap word takes the number back
     return bool(trap) and not _MD_CUE_BEFORE.search(before[trap.end("word") :])

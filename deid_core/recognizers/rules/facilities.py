@@ -134,6 +134,8 @@ _FAC_OF = re.compile(
     r"(?P<rest>(?:[A-Z][\w'’.-]*[ \t]*(?:of[ \t]+)?){1,5})"
 )
 _FAC_TRIM = rule_list("facilities", "trim_words")
+#: words that join a facility's name words ("Hospital of the ...", "Health and Rehab", "Center for ...")
+_JOINERS = ("of", "the", "and", "&", "for")
 _GENERIC_FACILITY_WORDS = rule_list("facilities", "generic_words")
 
 
@@ -223,11 +225,11 @@ class FacilityRecognizer(RuleRecognizer):
             if all(w in _GENERIC_FACILITY_WORDS or w in ("of", "the", "and", "&") for w in remaining):
                 continue
             if caps_line_at(text, m.start()) and (
-                all(w in ("of", "the", "and", "&", "for") or (lex.is_common_word(w, strict=True) and not lex.is_name(w)) for w in remaining)
+                all(w in _JOINERS or (lex.is_common_word(w, strict=True) and not lex.is_name(w)) for w in remaining)
                 or (lex.is_clinical(type_words[-1]) and all(len(w) <= 3 for w in remaining))
                 or (
                     any(lex.is_clinical(w) for w in remaining)
-                    and all(w in ("of", "the", "and", "&", "for") or lex.is_common_word(w, strict=True) for w in remaining)
+                    and all(w in _JOINERS or lex.is_common_word(w, strict=True) for w in remaining)
                 )
             ):
                 # "CASE MANAGEMENT FOR REHAB", "HR 90'S ST. GI: ...", "SPINAL CORD REHAB", "BURN SW AND PSYCHIATRY":
@@ -235,7 +237,7 @@ class FacilityRecognizer(RuleRecognizer):
                 # facility's name
                 continue
             if m.group("type").split()[-1].lower() in _WEAK_FAC_TYPES:
-                proper = [w for w in remaining if w not in ("of", "the", "and", "&", "for")]
+                proper = [w for w in remaining if w not in _JOINERS]
                 if all(_ADJECTIVE_END.search(w) or w in _GENERIC_FACILITY_WORDS for w in proper) or (
                     len(proper) < 2 and lex.is_common_word(proper[0], strict=True)
                 ):

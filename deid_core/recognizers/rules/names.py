@@ -242,6 +242,13 @@ _NAME_BEFORE_ROLE = re.compile(
 _AND_NEXT = re.compile(r"[ \t]+(?:and|&)[ \t]+", re.I)
 _LOWER_CREDENTIAL_WORDS = frozenset({"rn", "lpn", "np", "rrt", "cna", "bsn", "msn", "pa-c"})
 _LOWER_CREDENTIAL = re.compile(r"(?<![\w/-])(?:(?:bsn|msn)/)?(?:" + alternation(_LOWER_CREDENTIAL_WORDS) + r")(?:/(?:bsn|msn))?(?![\w/-])")
+
+
+def _is_credential(tok: Token) -> bool:
+    """``RN``, ``MD``, or a credential typed in lower case (``rn``, ``bsn``)."""
+    return tok.text in _CREDENTIAL_SET or tok.lower in _LOWER_CREDENTIAL_WORDS
+
+
 _CREDENTIAL_RE = re.compile(
     r"(?P<sep>[ \t]*,?[ \t]*)(?P<cred>"
     + alternation(CREDENTIALS)
@@ -412,20 +419,20 @@ class NameRecognizer(RuleRecognizer):
         if self._verb_reading(tokens, i) or tokens[i].lower in _RANKS_LOWER:
             return None
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-        if nxt and (nxt.lower in _RELATION_SET or (_DOCTOR_ROLE_WORD.fullmatch(nxt.text) and nxt.lower not in _LOWER_CREDENTIAL_WORDS and nxt.text not in _CREDENTIAL_SET)):
+        if nxt and (nxt.lower in _RELATION_SET or (_DOCTOR_ROLE_WORD.fullmatch(nxt.text) and not _is_credential(nxt))):
             return None  # "updated by foster parent", "by charge nurse": a word that qualifies a role
         surname = i + 1 < len(tokens) and self._gap(text, tokens[i], tokens[i + 1]) == " " and self._surname_at(tokens, i + 1, listed)
         if tokens[i].lower in _MODALS and not surname:
             return None
-        if tokens[i].lower in _VERB_NAMES and not surname and i + 1 < len(tokens) and tokens[i].end == tokens[i + 1].start - 1:
-            nxt = tokens[i + 1]
-            if nxt.lower not in FUNCTION_WORDS and nxt.text not in _CREDENTIAL_SET and nxt.lower not in _LOWER_CREDENTIAL_WORDS:
+        if tokens[i].lower in _VERB_NAMES and not surname and nxt and tokens[i].end == nxt.start - 1:
+            if nxt.lower not in FUNCTION_WORDS and not _is_credential(nxt):
                 return None  # "TECH MARK SITE": a verb with its object
         return (i, i + 1) if surname else (i, i)
 
     def _ordinary_words(self, text: str, tokens: Sequence[Token], cand: NameCandidate) -> bool:
         """Every word of ``cand`` is typed where case says nothing and is an ordinary English word."""
-        inside = [t for t in tokens if cand.start <= t.start and t.end <= cand.end]
+        first = self._token_index_at(tokens, cand.start)
+        inside = list(itertools.takewhile(lambda t: t.end <= cand.end, tokens[first:]))
         return bool(inside) and all(t.caseless and self.lexicon.is_common_word(t.lower, strict=True) for t in inside)
 
     def _modal_named(self, tokens: Sequence[Token], k: int) -> bool:

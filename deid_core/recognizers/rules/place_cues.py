@@ -101,14 +101,24 @@ class PlaceCueRecognizer(RuleRecognizer):
 
     def _caseless(self, text: str) -> list[Span]:
         """Cued towns where capitals carry no evidence: the word itself must be no ordinary or clinical word."""
-        lower_note = note_is_lower(text)
-        lines = caps_lines(text)
+        lower_note: bool | None = None
+        lines: list[tuple[int, int, bool]] | None = None
         out = []
         for m in _PLACE_AFTER_CUE_CASELESS.finditer(text):
             place = m.group("place")
             if not _PREPOSITION_END.search(text, m.start(), m.start("place")):
                 continue  # "TRIP HAZARD": without its preposition the cue word is a noun
-            if not ((lower_note and place.islower()) or (place.isupper() and line_is_caps(lines, m.start("place")))):
+            if place.islower():
+                if lower_note is None:
+                    lower_note = note_is_lower(text)  # read only where a cue stands, not for every note
+                if not lower_note:
+                    continue
+            elif place.isupper():
+                if lines is None:
+                    lines = caps_lines(text)
+                if not line_is_caps(lines, m.start("place")):
+                    continue
+            else:
                 continue
             words = place.lower().split()
             if len(words) == 2 and words[0] in _PLACE_LEADS and self._town_word(words[1]):
