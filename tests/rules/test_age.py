@@ -44,3 +44,7 @@ def test_telegraphic_ages_with_sex_and_birthdays_to_come(unit_finds):
 def test_an_infants_age_against_a_lower_case_sex_is_an_age_but_a_follow_up_is_not(unit_finds):
     assert unit_finds("age", "picu 4 mo m rsv+ bronchiolitis from ed") == {"4 mo": Category.AGE}
     assert unit_finds("age", "return in 3 mo f/u w pulm") == {}
+
+
+def test_a_decade_after_into_her_is_an_age(unit_finds):
+    assert unit_finds("age", "daughter says she was still gardening well into her 80s") == {"80s": Category.AGE}

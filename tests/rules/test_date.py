@@ -61,3 +61,25 @@ def test_a_date_cue_after_a_trap_word_takes_the_month_day_back(unit_finds):
 def test_a_follow_up_with_someone_then_a_month_day_is_a_date(unit_finds):
     assert unit_finds("date", "REFERRAL SENT. F/U W/ CARDS 12/4.") == {"12/4": Category.DATE}
     assert unit_finds("date", "f/u w cardiologist dr oduya 10/7, pt aware") == {"10/7": Category.DATE}
+
+
+def test_a_lower_case_month_that_is_no_word_after_an_event_is_a_date(unit_finds):
+    note = "lives w wife fu w cards clinic aug 14"
+    assert unit_finds("date", note) == {"aug 14": Category.DATE}
+    assert unit_finds("date", "dialysis mwf, last hd was sept 26 missed since") == {"sept 26": Category.DATE}
+    # "may", "mar" and "dec" stay words after an event: "uop dec 3 hrs", "clinic may 2"
+    assert unit_finds("date", "seen in clinic may 2 wks ago, uop dec 3 hrs") == {}
+
+
+def test_a_month_day_after_a_shortened_scheduled_is_a_date(unit_finds):
+    assert unit_finds("date", "pex #3 sched for 5/8. plan: repeat nif") == {"5/8": Category.DATE}
+
+
+def test_a_round_hour_after_a_visitors_stay_is_a_clock_time_not_a_year(unit_finds):
+    assert unit_finds("date", "cardiac diet, tolerating. wife stayed until 2000.") == {}
+    assert unit_finds("date", "DM2 diagnosed in 2000, insulin since 2004.") == {"2000": Category.DATE, "2004": Category.DATE}
+
+
+def test_a_month_day_after_what_the_patient_is_status_post_is_a_date(unit_finds):
+    assert unit_finds("date", "sicu nsg 7p-7a pod1 s/p whipple 10/6 for panc head mass") == {"10/6": Category.DATE}
+    assert unit_finds("date", "s/p cabg x3, peep 5/5") == {}

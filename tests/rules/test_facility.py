@@ -1,6 +1,7 @@
 """Unit ``facility``."""
 
 from deid_core.spans import Category
+from tests.rules import LOWER_TAIL
 
 
 def test_name_with_a_facility_type_word_is_a_hospital(unit_finds):
@@ -82,3 +83,20 @@ def test_a_saints_name_in_capitals_and_a_home_with_its_kind_after_it_are_facilit
 def test_a_saint_no_list_holds_after_a_place_preposition_is_a_facility_but_st_johns_wort_is_not(unit_finds):
     assert unit_finds("facility", "noncompliant w/ lamictal transfered from st eligius in status") == {"st eligius": Category.HOSPITAL}
     assert unit_finds("facility", "pt on st johns wort at home") == {}
+
+
+def test_a_hospital_shaped_short_form_after_a_transfer_is_a_facility(unit_finds):
+    assert unit_finds("facility", "transfered from smh w tbi sdh 6mm no shift" + LOWER_TAIL) == {"smh": Category.HOSPITAL}
+    assert unit_finds("facility", "PT ADMITTED FROM GH ED AT 2200 S/P FALL AT HOME.") == {"GH": Category.HOSPITAL}
+    # the outside hospital, mental health, and a frequent word are no facility's name
+    assert unit_finds("facility", "transferred from osh, referred to MH, sent from oh" + LOWER_TAIL) == {}
+
+
+def test_two_words_before_assisted_living_name_a_home(unit_finds):
+    note = "stepdown adm - 91 yo f from willow crest assisted living w/ cough x3d"
+    assert unit_finds("facility", note) == {"willow crest assisted living": Category.HOSPITAL}
+
+
+def test_a_lower_case_nursing_and_rehab_is_a_facility(unit_finds):
+    note = "micu nsg 7p-7a 89 yo f from alder brook nursing and rehab w rll pna"
+    assert unit_finds("facility", note) == {"alder brook nursing and rehab": Category.HOSPITAL}

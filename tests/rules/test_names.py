@@ -1,6 +1,7 @@
 """Unit ``names``."""
 
 from deid_core.spans import Category
+from tests.rules import LOWER_TAIL
 
 
 def test_unlisted_surname_after_a_title_is_a_doctor(unit_finds):
@@ -169,3 +170,37 @@ def test_a_given_name_before_a_staff_role_after_per_is_staff(unit_finds):
     assert unit_finds("names", "sats 93-95 ncp/cpt done per tomas rt pt coughing") == {"tomas": Category.DOCTOR}
     assert unit_finds("names", "afraid to sleep per marguerite charge rn chaplain visit set") == {"marguerite": Category.DOCTOR}
     assert unit_finds("names", "per protocol rn aware. per will rn. d/w charge rn. cpt per rt.") == {}
+
+
+def test_initials_alone_on_a_notes_last_line_sign_it(unit_finds):
+    assert unit_finds("names", "plan wean sedation sat/sbt tomorrow\n-tk\n\n") == {"tk": Category.DOCTOR}
+    assert unit_finds("names", "PLAN: CONT CURRENT MGMT.\n-JM RN\n") == {"JM": Category.DOCTOR}
+    # a list item, a frequent word or an abbreviation on the last line signs nothing
+    assert unit_finds("names", "plan: cont abx\n-ivf\n") == {}
+    assert unit_finds("names", "plan: cont abx\n-no\n") == {}
+    assert unit_finds("names", "-tk called, plan: cont abx\n") == {}
+
+
+def test_an_initial_a_dot_and_a_surname_after_a_dash_is_a_handle(unit_finds):
+    assert unit_finds("names", "PLAN: TRACH DISCUSSION W/ FAMILY.\n-p.vandermolen rn\n") == {"p.vandermolen": Category.DOCTOR}
+    assert unit_finds("names", "PLAN: CALLOUT TO 8W WHEN BED.\n-r.santamaria\n") == {"r.santamaria": Category.DOCTOR}
+    assert unit_finds("names", "plan:\n-d.c. foley\n") == {}
+
+
+def test_short_relation_words_and_a_wound_nurse_credential_are_cues(unit_finds):
+    assert unit_finds("names", "social gf tanisha in waiting room police at bs" + LOWER_TAIL) == {"tanisha": Category.PATIENT}
+    assert unit_finds("names", "ex-boyfriend tyler called asking for info" + LOWER_TAIL) == {"tyler": Category.PATIENT}
+    assert unit_finds("names", "wound vac to midline changed by tobias wocn" + LOWER_TAIL) == {"tobias": Category.DOCTOR}
+    # "fu" after a relation is the follow-up, not a name
+    assert unit_finds("names", "lives in town w wife fu w cards clinic" + LOWER_TAIL) == {}
+
+
+def test_a_listed_name_before_a_device_word_is_an_eponym(unit_finds):
+    note = "MURPHY'S NEG NOW. SALEM SUMP TO LOW INTERMITTENT SX, 220CC BILIOUS."
+    assert unit_finds("names", note) == {}
+
+
+def test_in_capitals_a_word_no_list_holds_before_a_comma_and_a_service_is_no_name(unit_finds):
+    assert unit_finds("names", "AMB 150 FT W/ WALKER, UNSTEADY, PT RECOMMENDS REHAB.") == {}
+    assert unit_finds("names", "CR 2.1 (FROM 2.6). TOL SIPS, SLP TO EVAL.") == {}
+    assert unit_finds("names", "SEEN TODAY BY OKAFOR, PT") == {"OKAFOR": Category.DOCTOR}

@@ -34,3 +34,16 @@ def test_the_number_a_person_is_paged_at_is_a_phone_but_a_time_is_not(unit_finds
 def test_a_pager_with_its_owner_between_label_and_number_is_a_phone(unit_finds):
     assert unit_finds("phone", "wound vac changed. pager for plastics on call np is 4-7719") == {"4-7719": Category.PHONE}
     assert unit_finds("phone", "pager for plastics on call np is at bedside") == {}
+
+
+def test_a_local_number_without_its_area_code_after_a_phone_word_is_a_phone(unit_finds):
+    assert unit_finds("phone", "voiding urinal social son called again 555-0152 wants call") == {"555-0152": Category.PHONE}
+    assert unit_finds("phone", "SOCIAL: BROTHER CALLED FROM WORK, PH (555)-0118.") == {"(555)-0118": Category.PHONE}
+    # no phone word before it: a range or a count keeps its shape
+    assert unit_finds("phone", "uop 200-1400 over shift, plts 150-2200 range") == {}
+
+
+def test_a_pager_paged_at_directly_or_named_by_its_owner_without_is_is_a_phone(unit_finds):
+    assert unit_finds("phone", "CSRU FELLOW BEDSIDE, PAGED AT 4-0172.") == {"4-0172": Category.PHONE}
+    assert unit_finds("phone", "mom has pager for diabetes educator 7-3019") == {"7-3019": Category.PHONE}
+    assert unit_finds("phone", "paged at 0200 re low uop") == {}

@@ -1,6 +1,7 @@
 """Unit ``place_cue``."""
 
 from deid_core.spans import Category
+from tests.rules import LOWER_TAIL
 
 
 def test_unlisted_town_after_lives_in_is_a_location(unit_finds):
@@ -35,3 +36,32 @@ def test_a_dwelling_or_an_ordinary_word_after_a_caseless_cue_is_no_town(unit_fin
     note = "pt lives in group home, lives alone in apt, moved from 4w to icu, transferred from osh at 1400"
     assert unit_finds("place_cue", note) == {}
     assert unit_finds("place_cue", "PT LIVES IN SNF. DAUGHTER DROVE UP FROM WORK. TUBING 50 FT TRIP HAZARD.") == {}
+
+
+def test_a_place_shaped_phrase_after_a_bare_from_or_near_is_a_location_where_case_says_nothing(unit_finds):
+    cases = {
+        "metoprolol given, pt from saltmarsh point 2hrs drive": "saltmarsh point",  # a word and a place word
+        "parents en route from dunmore county plan repeat ct": "dunmore county",
+        "pt from new bedford wants to go close to her son": "new bedford",  # a listed town of two words
+        "pt's sister from new hampshire arrived 1400": "new hampshire",  # a state
+        "wife came in from waco, tx this am": "waco, tx",  # a town and its state
+        "pt orginally from goiania brazil": "goiania brazil",  # a town and its country
+    }
+    for note, place in cases.items():
+        assert unit_finds("place_cue", note + LOWER_TAIL) == {place: Category.LOCATION}, note
+
+
+def test_a_single_word_after_a_bare_from_or_near_is_no_place_without_its_state(unit_finds):
+    note = "blood from art line, sputum from ett, pt from pacu, drainage from jp drain, near mid line, from insertion point"
+    assert unit_finds("place_cue", note + LOWER_TAIL) == {}
+
+
+def test_a_town_after_home_in_or_home_to_is_a_location(unit_finds):
+    assert unit_finds("place_cue", "SOCIAL: HUSBAND HOME IN BRANSCOMB, CALLED AT 2030.") == {"BRANSCOMB": Category.LOCATION}
+    note = "wife went home to north attleboro to shower will be back in am, pt resting on the vent overnight no events"
+    assert unit_finds("place_cue", note) == {"north attleboro": Category.LOCATION}
+    assert unit_finds("place_cue", "SOCIAL: WIFE WENT HOME TO REST.") == {}
+
+
+def test_a_place_shaped_phrase_before_a_facility_word_is_left_to_the_facility(unit_finds):
+    assert unit_finds("place_cue", "L MCA SYNDROME, ARRIVED FROM HOLLIS CREEK REGIONAL BY MEDFLIGHT.") == {}

@@ -95,7 +95,7 @@ _AGE_RULES: tuple[PatternRule, ...] = (
     PatternRule(
         "decade",
         Category.AGE,
-        re.compile(r"\bin[ \t]+(?P<det>his|her|their|the)[ \t]+(?:(?:early|mid|late)[ \t-]*)?(?P<v>[1-9]0'?s)\b", _I),
+        re.compile(r"\b(?:in|into)[ \t]+(?P<det>his|her|their|the)[ \t]+(?:(?:early|mid|late)[ \t-]*)?(?P<v>[1-9]0'?s)\b", _I),
         score=0.8,
         group="v",
         accept=lambda text, m: m.group("det").lower() != "the" or not _VITAL_BEFORE.search(clause_before(text, m.start())),

@@ -31,6 +31,9 @@ _TIME = r"(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0
 _I = re.IGNORECASE
 
 _LOWER_MONTH_NEEDS_YEAR = rule_list("dates", "lowercase_months_needing_year")
+#: lowercase month forms that are also words ("may", "mar", "dec" for decreased, "march"): an event before them is no cue
+_LOWER_MONTH_WORDS = frozenset({"may", "mar", "dec", "march"})
+_COPULA_BEFORE = re.compile(r"\b(?:was|is|were|will[ \t]+be)[ \t]*$", re.IGNORECASE)
 
 
 def _month_case_ok(text: str, m: re.Match[str]) -> bool:
@@ -39,7 +42,15 @@ def _month_case_ok(text: str, m: re.Match[str]) -> bool:
     if mon.islower() and mon.lower() in _LOWER_MONTH_NEEDS_YEAR:
         if m.groupdict().get("y"):
             return True
-        return mon.lower() != "may" and bool(_MD_CUE_BEFORE.search(clause_before(text, m.start())))
+        if mon.lower() == "may":
+            return False
+        before = clause_before(text, m.start())
+        if _MD_CUE_BEFORE.search(before):
+            return True
+        # "fu w cards clinic aug 14", "last hd was sept 26": a month that is no word, with its day, after an event
+        return mon.lower() not in _LOWER_MONTH_WORDS and bool(m.groupdict().get("d")) and bool(
+            _MD_EVENT_BEFORE.search(before) or _COPULA_BEFORE.search(before)
+        )
     return True
 
 
@@ -78,7 +89,9 @@ _COMPACT_LABEL = (
 _YEAR_CUE = r"\b(?:in|since|from|until|till|through|circa|during|around|early|late|mid|spring|summer|fall|autumn|winter)[ \t]+"
 _CLOCK_CONTEXT = re.compile(
     r"\b(?:off|sedat\w*|pressors?|drips?|gtt|npo|asleep|awake|sleeping|resting|extubated|intubated|shift|overnight|tonight|"
-    r"this\s+(?:morning|evening|afternoon)|last\s+(?:dose|seen)|hrs?|hours?)\b",
+    r"this\s+(?:morning|evening|afternoon)|last\s+(?:dose|seen)|hrs?|hours?"
+    # a visitor's stay: "wife stayed until 2000", "family at bedside since 1900"
+    r"|stay(?:ed|ing|s)?|visit(?:ed|ing)?|remained|bedside|slept|napp(?:ed|ing))\b",
     _I,
 )
 _YEAR_UNIT_AFTER = re.compile(
@@ -295,7 +308,7 @@ _MD = re.compile(r"(?<![\w/.:+-])(?P<a>1[0-2]|0?[1-9])/(?P<b>3[01]|[12]\d|0?[1-9
 _MD_CUE_BEFORE = re.compile(
     r"(?:\b(?:on|since|from|until|till|thru|through|dated?|starting|started|start|began|begun|beginning|effective|"
     r"last|next|by|before|after|admitted|admission|discharged?|d/c|seen|visit|dos|as\s+of|returns?|f/u|follow[- ]?up|"
-    r"surgery|surgeries|scheduled|due|expires?|expired|circa|week\s+of|between|performed|done|obtained|drawn|"
+    r"surgery|surgeries|(?:scheduled|sched|schd)(?:[ \t]+for)?|due|expires?|expired|circa|week\s+of|between|performed|done|obtained|drawn|"
     r"collected|placed|removed|changed|resumed|held|stopped|discontinued|restarted|recheck|re-check|repeat|redraw|pta|"
     r"intubated|extubated|transferred)[ \t]*(?:the[ \t]+)?(?:\(|\[)?$"
     # "f/u w/ cards 12/4", "f/u w cardiologist dr oduya 10/7": a follow-up with someone, then its day
@@ -319,6 +332,8 @@ _MD_EVENT_BEFORE = re.compile(
     # nursing notes: "LBM 11/5", "as of today 4/16", "to micu 10/12"
     r"l?bm|today|yesterday|tomorrow|tonight|icu|micu|sicu|ccu|csru|cvicu|nicu|picu|pacu|ed|er|osh|floor|rehab|hospital|extubation|intubation)"
     r"[ \t]*[:#~-]?[ \t]*$"
+    # "s/p whipple 10/6", "s/p fall 4/1": the day of the event the patient is status post
+    r"|\bs/p[ \t]+[a-z][\w/+-]*(?:[ \t]+[a-z][\w/+-]*)?[ \t]*$"
     # "intubated 0200 7/15", "extubated @ 1100 on 3/2": a clock time between a past event and its day
     r"|\b[a-z]+ed[ \t]+@?[ \t]*(?:[01]\d|2[0-3])[0-5]\d(?:[ \t]+on)?[ \t]*$"
     # "last drink 3/9", "next clinic 4/8": a last or next event

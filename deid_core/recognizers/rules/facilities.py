@@ -9,13 +9,15 @@ Lists: ``deid_core/data/rules/facilities/``.  Tests: ``tests/rules/test_facility
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
+from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.gazetteer import GazetteerResources, default_resources
 from deid_core.recognizers.lexicon import VERY_COMMON_WORD_FREQ, rule_list, us_cities
-from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, TITLE_BEFORE_NAME
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FUNCTION_WORDS, TITLE_BEFORE_NAME
 from deid_core.recognizers.rules.tokens import caps_line_at
 from deid_core.spans import Category, Span
 
@@ -119,16 +121,17 @@ _CHAIN_ON = re.compile(
     r"|(?:[A-Z][a-z'’]+[ \t]+){1,2}(?:Ave|Avenue|St|Street|Rd|Road|Blvd|Boulevard|Ln|Lane|Pkwy|Parkway|Dr|Drive|Pike|Way)\b\.?(?![ \t]+[A-Z]))"
 )
 _LOWER_CARE_HOME = re.compile(
-    r"(?<![\w-])(?P<name>[a-z]{4,})[ \t]+(?:assisted[ \t]+living|nursing[ \t]+home|senior[ \t]+living|rehab[ \t]+center|manor|ltach?)\b(?:[ \t]+(?:nh|snf)\b)?"
+    r"(?<![\w-])(?P<name>(?:(?P<first>[a-z]{3,})[ \t]+)??[a-z]{4,})[ \t]+(?:assisted[ \t]+living|nursing[ \t]+home|senior[ \t]+living|rehab[ \t]+center|manor|ltach?)\b(?:[ \t]+(?:nh|snf)\b)?"
 )
 #: "at sandpiper dialysis", "from lakeside community hosp", "back to fairhaven rehab": a facility typed in lower case
 _LOWER_FACILITY = re.compile(
     r"(?:\b(?:at|from|to|in|via|agency|by)|@)[ \t]*(?P<name>(?P<head>[a-z][a-z-]{3,})(?:[ \t]+(?P<second>[a-z][a-z-]{2,}))??"
     r"(?:[ \t]+(?:community|memorial|regional|general|county|university))?"
-    r"[ \t]+(?:rehab(?:ilitation)?(?:[ \t]+(?:center|hosp(?:ital)?))?|dialysis(?:[ \t]+(?:center|unit))?|hosp(?:ital)?|medical(?:[ \t]+center)?"
-    r"|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial|hospice|f?qhc|chc))(?![\w-])"
+    r"[ \t]+(?:(?:acute[ \t]+)?rehab(?:ilitation)?(?:[ \t]+(?:center|hosp(?:ital)?))?|dialysis(?:[ \t]+(?:center|unit))?|hosp(?:ital)?"
+    r"|medical(?:[ \t]+(?:center|ctr))?|family[ \t]+practice|recovery(?:[ \t]+(?:center|clinic))?|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center|(?:and|&)[ \t]+rehab)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial|hospice|f?qhc|chc))(?![\w-])"
 )
 _NOT_LOWER_HEADS = rule_list("facilities", "not_lower_heads")
+_PLACE_PREPOSITION_BEFORE = re.compile(r"\b(?:from|at|to|in)[ \t]+$")
 _FAC_OF = re.compile(
     r"(?<![\w])(?P<type>(?:Hospital|Medical[ \t]+Center|Clinic|Infirmary|University|Health[ \t]+System))[ \t]+of[ \t]+(?:the[ \t]+)?"
     r"(?P<rest>(?:[A-Z][\w'’.-]*[ \t]*(?:of[ \t]+)?){1,5})"
@@ -139,9 +142,12 @@ _JOINERS = ("of", "the", "and", "&", "for")
 _GENERIC_FACILITY_WORDS = rule_list("facilities", "generic_words")
 
 
-_ACRONYM = re.compile(r"(?<![\w&-])(?P<acr>[A-Z][A-Z&]{1,6}[A-Z])(?![\w&-])")
+#: "GH", "SMH": a two-letter short form counts only with a hospital's last letter
+_ACRONYM = re.compile(r"(?<![\w&-])(?P<acr>[A-Z][A-Z&]{1,6}[A-Z]|[A-Z]H)(?![\w&-])")
+#: typed in lower case, only a hospital's or medical centre's shape: "from smh", "transferred from gh"
+_LOWER_ACRONYM = re.compile(r"(?<![\w&-])(?P<acr>[a-z]{1,4}(?:h|mc))(?![\w&-])")
 _ACRONYM_CUE = re.compile(
-    r"\b(?:presented|presents|presenting|transferred|transfer|admitted|admission|discharged|discharge|disposition|returned|sent|"
+    r"\b(?:presented|presents|presenting|transferred|transfered|transfer|xfer(?:r?ed)?|admitted|admission|discharged|discharge|disposition|returned|sent|"
     r"brought|taken|referred|evaluated|seen|treated|hospitali[sz]ed|followed|follow[- ]?up|f/u|appointment|appt|scheduled|"
     r"works|employed|dr\.?)\b",
     re.IGNORECASE,
@@ -297,8 +303,17 @@ class FacilityRecognizer(RuleRecognizer):
             if m.group("type") or m.group("name").lower().endswith(("'s", "’s")):
                 out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/saint"))
         for m in _LOWER_CARE_HOME.finditer(text):
-            if not (lex.is_common_word(m.group("name")) or lex.is_stop(m.group("name"))):
-                out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_home"))
+            words = m.group("name").split()
+            start = m.start()
+            # "from willow crest assisted living": two words after a place preposition name a home, whatever words
+            # they are, unless one is a function, clinical or service word ("prefers meadowbrook ltac", "in from sunnyvale")
+            if len(words) == 2 and not (
+                _PLACE_PREPOSITION_BEFORE.search(text, max(0, start - 12), start)
+                and not any(w in FUNCTION_WORDS or w in _NOT_LOWER_HEADS or lex.is_stop(w) or lex.is_clinical(w) for w in words)
+            ):
+                words, start = words[1:], m.start("name") + len(m.group("name")) - len(words[1])
+            if len(words) == 2 or not (lex.is_common_word(words[0]) or lex.is_stop(words[0])):
+                out.append(Span(start, m.end(), Category.HOSPITAL, 0.7, "facility/lower_home"))
         for m in _LOWER_FACILITY.finditer(text):
             head, second = m.group("head"), m.group("second")
             if not (
@@ -330,10 +345,15 @@ class FacilityRecognizer(RuleRecognizer):
         """``presented to HRMC``, ``To: LNRC``: a short form where a facility is expected."""
         out = []
         lex = self.resources.lexicon
-        for m in _ACRONYM.finditer(text):
+        lower = _LOWER_ACRONYM.finditer(text) if note_is_lower(text) else ()
+        for m in itertools.chain(_ACRONYM.finditer(text), lower):
             acr = m.group("acr")
-            if acr in CLINICAL_ACRONYMS or len(acr) > 6 or lex.is_common_word(acr):
+            # a hospital's shape ("smh", "GH") needs only to be no frequent word; other short forms no word at all
+            shaped = acr.islower() or len(acr) == 2
+            if acr.upper() in CLINICAL_ACRONYMS or len(acr) > 6 or lex.is_stop(acr.lower()) or lex.is_clinical(acr.lower()):
                 continue  # "TRANSFER TO FLOOR", "AT HOME", "TO MICU" are words, not short forms
+            if lex.is_common_word(acr, strict=shaped) or (shaped and lex.frequency(acr.lower()) >= VERY_COMMON_WORD_FREQ):
+                continue
             line_start = text.rfind("\n", 0, m.start()) + 1
             before = text[max(line_start, m.start() - 50) : m.start()]
             if not re.search(r"\b(?:to|from|at|in)[ \t]*:?[ \t]+(?:the[ \t]+)?$", before, re.IGNORECASE):

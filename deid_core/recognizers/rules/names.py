@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
-from deid_core.recognizers.gazetteer import GazetteerResources, default_resources, followed_by_eponym_trigger
+from deid_core.recognizers.gazetteer import EPONYM_TRIGGERS, GazetteerResources, default_resources, followed_by_eponym_trigger
 from deid_core.recognizers.lexicon import (
     CREDENTIALS,
     DOCTOR_TITLES,
@@ -166,9 +166,13 @@ _SIGNOFF_BEFORE = re.compile(
 _SELF_INTRO = re.compile(r"\b(?:this[ \t]+is|my[ \t]+name[ \t]+is|i[ \t]+am|i['’]m)[ \t]+(?=[^\W\d_])", _I)
 #: typed user names of staff: "-mdubois", "jpark rn", "rn tkowalski:" (an initial and a surname, lowercase)
 _HANDLE = re.compile(
-    r"(?:^|(?<=\s))-[ \t]?(?P<dash>[a-z]{4,16})(?=[ \t]*(?:$|\n|,|[ \t](?:rn|md|np|lpn|rph|cna)\b))"
+    r"(?:^|(?<=\s))-[ \t]?(?P<dash>[a-z]\.[a-z]{3,15}|[a-z]{4,16})(?=[ \t]*(?:$|\n|,|[ \t](?:rn|md|np|lpn|rph|cna)\b))"
     r"|(?<![\w.-])(?P<cred>[a-z]\.?[a-z]{3,15})[ \t]+(?i:rn|md|np|lpn|rph|cna|crna|pa-c)\b(?![\w-])"
     r"|\b(?:rn|md|np|lpn|dr|pa)[ \t]+(?P<chat>[a-z]{4,16})[ \t]*:"
+)
+#: initials typed as a signature on the note's last line: "-tk", "-JM RN"
+_INITIALS_SIGNATURE = re.compile(
+    r"(?:^|\n)[ \t]*[-–—~][ \t]?(?P<init>[A-Za-z]{2,3})(?:[ \t]+(?i:rn|md|np|lpn|rt|rrt|cna|pa))?[ \t]*\s*\Z"
 )
 _CREW_SLASH = re.compile(r"[ \t]*(?:\([A-Za-z-]{2,8}\)|,[ \t]*[A-Z][A-Za-z-]{1,6})?[ \t]*/[ \t]*(?=[A-Z])")
 _FROM_HEADER = re.compile(r"(?:^|\n)[ \t]*(?P<field>from|to|cc)[ \t]*:[ \t]*", _I)
@@ -240,7 +244,7 @@ _NAME_BEFORE_ROLE = re.compile(
     re.I,
 )
 _AND_NEXT = re.compile(r"[ \t]+(?:and|&)[ \t]+", re.I)
-_LOWER_CREDENTIAL_WORDS = frozenset({"rn", "lpn", "np", "rrt", "cna", "bsn", "msn", "pa-c"})
+_LOWER_CREDENTIAL_WORDS = frozenset({"rn", "lpn", "np", "rrt", "cna", "bsn", "msn", "pa-c", "wocn", "cwocn", "crna"})
 _LOWER_CREDENTIAL = re.compile(r"(?<![\w/-])(?:(?:bsn|msn)/)?(?:" + alternation(_LOWER_CREDENTIAL_WORDS) + r")(?:/(?:bsn|msn))?(?![\w/-])")
 
 
@@ -733,8 +737,11 @@ class NameRecognizer(RuleRecognizer):
             forward(m.end(), Category.PATIENT, "signoff", 0.7, "signoff")
         for m in _HANDLE.finditer(text):
             group = next(g for g in ("dash", "cred", "chat") if m.group(g))
-            if self._is_handle(m.group(group).replace(".", "")):
+            if self._is_handle(m.group(group)):
                 out.append(NameCandidate(m.start(group), m.end(group), Category.DOCTOR, 0.8, "handle"))
+        m = _INITIALS_SIGNATURE.search(text)
+        if m and self._is_initials(m.group("init")):
+            out.append(NameCandidate(m.start("init"), m.end("init"), Category.DOCTOR, 0.75, "initials_signature"))
         for m in _SELF_INTRO.finditer(text):
             forward(m.end(), Category.PATIENT, "signoff", 0.7, "self_intro")
         for c in list(out):
@@ -765,6 +772,9 @@ class NameRecognizer(RuleRecognizer):
             run = self.run_backward(text, tokens, k, listed)
             if run and loose and (run[0] == run[1] or tokens[k].shape != "title"):
                 continue
+            if run and run[0] == run[1] and tokens[k].line_caps and (cred.upper() in _AMBIGUOUS_CREDENTIALS or cred.upper() == "SLP"):
+                if not self.lexicon.is_name(tokens[k].lower):
+                    continue  # "W/ WALKER, UNSTEADY, PT RECOMMENDS", "TOL SIPS, SLP TO EVAL": in capitals, a service after a finding
             if run and role_prefix and not any(self._listed(t, listed) for t in tokens[run[0] : run[1] + 1]):
                 continue  # "Triage RN Odalys Ferrante": the credential is the role of the name after it
             if run:
@@ -794,11 +804,26 @@ class NameRecognizer(RuleRecognizer):
         return lex.is_name(low) and not lex.is_common_word(low) and not lex.is_stop(low) and low not in FUNCTION_WORDS
 
     def _is_handle(self, word: str) -> bool:
-        """``mdubois``, ``jpark``: one or two initials run into a listed surname, and no word itself."""
+        """``mdubois``, ``jpark``: one or two initials run into a listed surname, and no word itself;
+        ``p.vandermolen``: an initial, a dot and any surname that is no word."""
         lex = self.lexicon
+        initial, dot, rest = word.partition(".")
+        if dot:
+            return len(initial) == 1 and not self._is_word(rest)
         if lex.is_common_word(word) or lex.is_stop(word) or lex.is_first(word) or word in FUNCTION_WORDS or word in _MODALS:
             return False
         return any(len(word) - k >= 3 and lex.is_last(word[k:]) and not lex.is_common_word(word[k:]) for k in (1, 2))
+
+    def _is_word(self, word: str, *, strict: bool = False) -> bool:
+        lex = self.lexicon
+        low = word.lower()
+        return lex.is_common_word(low, strict=strict) or lex.is_stop(low) or lex.is_clinical(low) or low in FUNCTION_WORDS or low in _MODALS
+
+    def _is_initials(self, word: str) -> bool:
+        """``tk``, ``JM``: two or three letters of one case that are no abbreviation, credential or
+        frequent word (most letter pairs occur somewhere as words, so only frequent ones count)."""
+        up = word.upper()
+        return (word.islower() or word.isupper()) and up not in _CREDENTIAL_SET and up not in CLINICAL_ACRONYMS and not self._is_word(word, strict=True)
 
     @staticmethod
     def _doctor_signoffs(text: str, cands: list[NameCandidate]) -> list[NameCandidate]:
@@ -937,8 +962,8 @@ class NameRecognizer(RuleRecognizer):
         lex = self.lexicon
         last_tok = tokens[seg[-1]]
         caps = tokens[seg[0]].line_caps
-        if followed_by_eponym_trigger(text, last_tok.end):
-            return []
+        if followed_by_eponym_trigger(text, last_tok.end) or (len(seg) > 1 and last_tok.lower in EPONYM_TRIGGERS):
+            return []  # "SALEM SUMP", "Murphy's sign": a name before a device or a sign is an eponym
         core = [m for m in marks if m not in "PI"]
         shapes = {tokens[k].shape for k, m in zip(seg, marks) if m not in "PI"}
         if not caps and "upper" in shapes and len(shapes) > 1:

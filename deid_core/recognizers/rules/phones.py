@@ -90,19 +90,19 @@ _PHONE_RULES: tuple[PatternRule, ...] = (
         "pager_addressed",
         Category.PHONE,
         re.compile(
-            r"\b(?:page|paged|paging|beep|beeped|bleep|bleeped)[ \t]+(?:[A-Za-z][\w.'-]*[ \t]+){1,3}at[ \t]+"
+            r"\b(?:page|paged|paging|beep|beeped|bleep|bleeped)[ \t]+(?:[A-Za-z][\w.'-]*[ \t]+){0,3}at[ \t]+"
             r"(?P<v>\d{1,2}-\d{4}|\d{3}-\d{4})(?![\w/-]|\.\d)",
             _I,
         ),
         score=0.8,
         group="v",
     ),
-    # "pager for plastics on call np is 4-7719": the pager's owner written between label and number
+    # "pager for plastics on call np is 4-7719", "pager for diabetes educator 7-3019": the pager's owner between label and number
     PatternRule(
         "pager_owner",
         Category.PHONE,
         re.compile(
-            r"\b(?:pager|pgr|beeper|bleep)[ \t]+(?:for|of)(?:[ \t]+[A-Za-z][\w./'-]*){1,5}[ \t]*(?:is|at|[:=])[ \t]*"
+            r"\b(?:pager|pgr|beeper|bleep)[ \t]+(?:for|of)(?:[ \t]+[A-Za-z][\w./'-]*){1,5}[ \t]*(?:(?:is|at|[:=])[ \t]*)?"
             r"(?P<v>\d{1,2}-\d{4}|\d{3}-\d{4})(?![\w/-]|\.\d)",
             _I,
         ),
@@ -183,6 +183,14 @@ _PHONE_RULES = _PHONE_RULES + (
         re.compile(r"(?<![\w.+/-])\(?[2-9]\d{2}\)?(?:[ \t]*[-./][ \t]+|[ \t]+[-./][ \t]*)[2-9]\d{2}[ \t]*[-./]?[ \t]*\d{4}(?![\w/-]|[.,]\d)"),
         score=0.8,
         accept=_not_id_labelled,
+    ),
+    # "son called again 555-0152", "PH (555)-0118": a local number without its area code, after a phone word
+    PatternRule(
+        "local_seven",
+        Category.PHONE,
+        re.compile(r"(?<![\w./:(-])(?<!\) )(?<![\d)][ \t])(?:\([2-9]\d{2}\)[ \t-]?|[2-9]\d{2}-)\d{4}(?![\w/-]|[.,]\d)"),
+        score=0.75,
+        accept=lambda text, m: _bare_phone_ok(text, m) and _not_id_labelled(text, m),
     ),
     # "call after rounds x4-5521": an internal extension with its exchange digit
     PatternRule(

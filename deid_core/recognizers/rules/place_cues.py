@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.gazetteer import GazetteerResources, default_resources
 from deid_core.recognizers.case import note_is_lower
-from deid_core.recognizers.lexicon import STATE_ABBRS, rule_list, us_cities
+from deid_core.recognizers.lexicon import STATE_ABBRS, STATES, countries, rule_list, us_cities
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, TITLE_BEFORE_NAME
 from deid_core.recognizers.rules.tokens import caps_lines, line_is_caps
 from deid_core.spans import Category, Span
@@ -23,7 +23,7 @@ _CUE_VERBS = (
     r"\b(?:lives|living|live|resides|residing|reside|mov(?:ed|ing)(?:[ \t]+here)?|relocat(?:ed|ing)(?:[ \t]+here)?|born|raised|grew[ \t]+up"
     r"|(?:at|from)[ \t]+home|resident[ \t]+of|returned[ \t]+(?:home[ \t]+)?(?:to|from)|transferred[ \t]+from"
     r"|is[ \t]+from|are[ \t]+from|originally[ \t]+from|native[ \t]+of|visiting(?:[ \t]+from)?|travel(?:l)?ed|trip|vacation(?:ed|ing)?"
-    r"|hometown(?:[ \t]+(?:of|is))?|works[ \t]+in|emigrated|immigrated"
+    r"|hometown(?:[ \t]+(?:of|is))?|works[ \t]+in|emigrated|immigrated|home(?=[ \t]+(?:in|to)\b)"
     # a relative's journey: "drove up from Tiverton", "flying in from Houston"
     r"|(?:drove|driving|flew|flying|flown)(?:[ \t]+(?:up|down|in|over|back))?(?=[ \t]+from\b))"
     r"(?:[ \t]+(?:in|to|from|near|of|back[ \t]+to|back[ \t]+from|up[ \t]+in))?[ \t]+(?:the[ \t]+(?:city|town|village)[ \t]+of[ \t]+)?"
@@ -40,12 +40,27 @@ _PLACE_AFTER_CUE_CASELESS = re.compile(
 _PREPOSITION_END = re.compile(r"\b(?:in|to|from|near|of)[ \t]+$", re.I)
 #: a first word that leads a town's name ("east harlan", "NORTH ADAMS")
 _PLACE_LEADS = frozenset({"east", "west", "north", "south", "new", "fort", "mount", "port", "lake", "glen", "upper", "lower"})
+#: a last word that ends a place's name ("saltmarsh point", "cobb hollow", "dunmore county", "kenmore sq")
+_PLACE_TAILS = rule_list("place_cues", "place_tail_words")
+#: "pt from saltmarsh point", "sister from new hampshire", "from waco, tx": after a bare "from" or "near",
+#: where case says nothing, only a place's own shape counts (a listed town of two words or more, a
+#: state, a word and a place word after it, or a town and its state)
+_PLACE_AFTER_BARE_CASELESS = re.compile(
+    r"(?<![\w-])(?:from|near)[ \t]+(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{1,})?)(?P<state>,[ \t]*[a-z]{2}\b)?", re.I
+)
 
 
 #: "a retired teacher from Wapakoneta", "died in Tuscarora": a town no list holds, after a bare preposition;
 #: it must end the phrase (a capitalised word after it makes a facility: "from Brookhaven Memorial")
 _PLACE_BARE = re.compile(r"(?<![\w-])(?P<verb>[A-Za-z]+[ \t]+)?(?:from|in)[ \t]+(?P<place>[A-Z][a-z]{3,}(?:-[A-Z][a-z]+)?)(?=[ \t]*(?:[,.;:)(\n]|$|[ \t]+[a-z(]))")
 
+
+_STATE_NAMES = frozenset(name.lower() for name in STATES)
+_FACILITY_WORD_AFTER = re.compile(
+    r"[ \t]+(?:regional|general|memorial|community|hosp(?:ital)?|medical|med|rehab|clinic|health|nursing|manor|ed|er|nh|snf"
+    r"|cent(?:er|re)|ctr|urgent|dialysis|assisted|senior|family|recovery|county[ \t]+(?:hosp|medical|general))\b",
+    re.IGNORECASE,
+)
 
 #: "weaned from Bipap", "switched from Humira", "results in MyChart": the thing after the verb is no place
 _NOT_PLACE_VERBS = rule_list("place_cues", "not_place_verbs")
@@ -103,40 +118,71 @@ class PlaceCueRecognizer(RuleRecognizer):
         """Cued towns where capitals carry no evidence: the word itself must be no ordinary or clinical word."""
         lower_note: bool | None = None
         lines: list[tuple[int, int, bool]] | None = None
-        out = []
-        for m in _PLACE_AFTER_CUE_CASELESS.finditer(text):
-            place = m.group("place")
-            if not _PREPOSITION_END.search(text, m.start(), m.start("place")):
-                continue  # "TRIP HAZARD": without its preposition the cue word is a noun
+
+        def case_says_nothing(place: str, at: int) -> bool:
+            nonlocal lower_note, lines
             if place.islower():
                 if lower_note is None:
                     lower_note = note_is_lower(text)  # read only where a cue stands, not for every note
-                if not lower_note:
-                    continue
-            elif place.isupper():
+                return lower_note
+            if place.isupper():
                 if lines is None:
                     lines = caps_lines(text)
-                if not line_is_caps(lines, m.start("place")):
-                    continue
-            else:
-                continue
-            words = place.lower().split()
-            if len(words) == 2 and words[0] in _PLACE_LEADS and self._town_word(words[1]):
-                end = m.end("place")  # "east harlan"
-            elif self._town_word(words[0]):
-                end = m.start("place") + len(place.split()[0])
-            else:
-                continue
-            state = m.group("state")
-            if state and state.strip(", \t").upper() in STATE_ABBRS and end == m.end("place"):
-                end = m.end("state")  # "lewiston, me"
-            out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/caseless"))
+                return line_is_caps(lines, at)
+            return False
+
+        out = []
+        for m in _PLACE_AFTER_CUE_CASELESS.finditer(text):
+            if not _PREPOSITION_END.search(text, m.start(), m.start("place")):
+                continue  # "TRIP HAZARD": without its preposition the cue word is a noun
+            if case_says_nothing(m.group("place"), m.start("place")):
+                end = self._place_end(m, strong_only=False)
+                if end:
+                    out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/caseless"))
+        cued = {s.start for s in out}
+        for m in _PLACE_AFTER_BARE_CASELESS.finditer(text):
+            if _FACILITY_WORD_AFTER.match(text, m.end()):
+                continue  # "FROM HOLLIS CREEK REGIONAL": the place names a facility
+            if m.start("place") not in cued and case_says_nothing(m.group("place"), m.start("place")):
+                end = self._place_end(m, strong_only=True)
+                if end:
+                    out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/caseless_bare"))
         return out
 
-    def _town_word(self, word: str) -> bool:
+    def _place_end(self, m: re.Match[str], *, strong_only: bool) -> int | None:
+        """Where the place after a caseless cue ends, or None when it is no place.
+
+        ``strong_only`` (a bare preposition) keeps only what has a place's own shape."""
+        place = m.group("place")
+        words = place.lower().split()
+        state = m.group("state")
+        with_state = bool(state) and state.strip(", \t").upper() in STATE_ABBRS
+        two = len(words) == 2
+        if two and (" ".join(words) in self._state_names or (" ".join(words) in us_cities() and self._town_word(words[1], listed_ok=True))):
+            end = m.end("place")  # "new hampshire", "new bedford"
+        elif two and words[0] in _PLACE_LEADS and self._town_word(words[1]):
+            end = m.end("place")  # "east harlan"
+        elif two and (words[1] in _PLACE_TAILS or words[1] in countries()) and self._town_word(words[0], rare=True):
+            end = m.end("place")  # "saltmarsh point", "cobb hollow", "goiania brazil"
+        elif self._town_word(words[0]) and (not strong_only or (with_state and len(words) == 1)):
+            end = m.start("place") + len(place.split()[0])
+        else:
+            return None
+        if with_state and end == m.end("place"):
+            end = m.end("state")  # "lewiston, me"
+        return end
+
+    @property
+    def _state_names(self) -> frozenset[str]:
+        return _STATE_NAMES
+
+    def _town_word(self, word: str, *, listed_ok: bool = False, rare: bool = False) -> bool:
+        """A word that may name a town: no function, clinical or ordinary word (``listed_ok``: the second word of a
+        listed town of two, such as "bedford" in "new bedford", may be a surname; ``rare``: not even an uncommon
+        word, as before a place word: "insertion point" is none)."""
         lex = self.resources.lexicon
         if word in FUNCTION_WORDS or lex.is_stop(word) or lex.is_clinical(word) or lex.is_eponym(word) or DRUG_SUFFIX.search(word):
             return False
         if word.upper() in CLINICAL_ACRONYMS or word in _NOT_PLACE_WORDS:
             return False
-        return word in us_cities() or not lex.is_common_word(word, strict=True)
+        return listed_ok or word in us_cities() or not lex.is_common_word(word, strict=not rare)
