@@ -530,3 +530,10 @@ def test_deid_core_imports_without_torch_or_transformers():
     lines = out.stdout.splitlines()
     assert lines[0] == "470"
     assert lines[1].startswith("refused:") and "torch and transformers" in lines[1]
+
+
+def test_the_onnx_session_lets_no_idle_thread_spin(tiny_onnx_dir):
+    onnx = load_encoder(tiny_onnx_dir, config=EncoderConfig(device="cpu", threads=2))
+    options = onnx.model.session.get_session_options()
+    assert options.intra_op_num_threads == 2
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"

@@ -251,3 +251,11 @@ def test_where_a_patient_lives_is_a_place_in_a_lowercase_note(pipeline):
     text = "nsg progress note\nsocial: pt lives with her husband in quincy. daughter is hcp, called for update."
     assert found(pipeline, text, Category.LOCATION) == ["quincy"]
     assert found(pipeline, "she lives in quincy", Category.LOCATION) == []
+
+
+def test_a_place_before_a_model_letter_is_a_device(pipeline):
+    assert found(pipeline, "C-SPINE NOT CLEARED, MIAMI J ON. PADS CHANGED.", Category.LOCATION) == []
+    assert found(pipeline, "C-spine cleared by team, Miami J removed.", Category.LOCATION) == []
+    assert found(pipeline, "Son called from Miami at 0100.", Category.LOCATION) == ["Miami"]
+    assert found(pipeline, "HUSBAND IS HOME ALONE IN FRAMINGHAM W/ DEMENTIA.", Category.LOCATION) == ["FRAMINGHAM"]
+    assert found(pipeline, "LIVES IN FRAMINGHAM W WIFE.", Category.LOCATION) == ["FRAMINGHAM"]

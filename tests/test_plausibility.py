@@ -47,6 +47,7 @@ def test_identifier_shapes_pass(check, text, category):
         ("last spring", Category.DATE),
         ("/", Category.AGE),
         ("486", Category.PHONE),
+        ("3120/2450", Category.PHONE),      # intake over output
         ("0212", Category.ID),
         ("@ 2145", Category.WEB),
         ("7.29/44/71/21", Category.DATE),   # a blood gas

@@ -650,6 +650,9 @@ class OnnxTokenClassifier:
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
+        # Idle pool threads would otherwise spin after each pass, taking the cores the rules and the
+        # Python around each pass need on a small machine (docs/detection.md has the measurement).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own untyped errors

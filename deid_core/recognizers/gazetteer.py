@@ -293,13 +293,18 @@ EPONYM_TRIGGERS = frozenset(
     point area cells cell body bodies canal duct gland space ligament membrane hernia diverticulum deformity contracture
     aneurysm tremor chorea dementia encephalopathy apnea respiration breathing murmur rub spots nodules bundle fibers
     coma agitation hugger pump port drip solution disorder lesion reaction response effect circle pattern fall oesophagus
-    grass dynamometer grade class wort protocol regimen collar
+    grass dynamometer grade class wort protocol regimen collar bolt monitor
     """.split()
 )
 
 
 #: after a possessive only: "Murphy's negative", "Tinel's positive bilaterally"
 _POSSESSIVE_EPONYM_TRIGGERS = frozenset({"negative", "positive", "neg", "pos", "present", "absent", "equivocal"})
+
+
+#: a lone capital letter after a place, with no period: a device's model ("Miami J"), not an initial; letters
+#: that notes use as shorthand ("W/" with, "X" times, "L"/"R" sides, "C" with, "S" without, "N"/"E") do not count
+_MODEL_LETTER_AFTER = re.compile(r"[ \t]+[DFGHJKMQTUVYZ](?![\w.'’/&-])")
 
 
 def followed_by_eponym_trigger(text: str, end: int) -> bool:
@@ -356,6 +361,8 @@ class GazetteerRecognizer(RuleRecognizer):
         lex = self.lexicon
         if followed_by_eponym_trigger(text, hit.end) or _TITLE_BEFORE.search(text[max(0, hit.start - 8) : hit.start]):
             return False
+        if _MODEL_LETTER_AFTER.match(text, hit.end):
+            return False  # "MIAMI J ON", "Miami J removed": a collar's model, named for a place
         cue = bool(_PLACE_CUE.search(text[max(0, hit.start - 30) : hit.start]))
         if not cue and "country" in hit.kinds and _PLACE_COMMA_BEFORE.search(text[max(0, hit.start - 40) : hit.start]):
             cue = True  # "Manila, Philippines": a country after a capitalised place and a comma

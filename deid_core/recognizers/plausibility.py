@@ -208,7 +208,8 @@ class PlausibilityCheck:
         if category is Category.AGE:
             return digits > 0 or bool(_NUMBER_WORD.search(t))
         if category is Category.PHONE:
-            return digits >= 7
+            # "I/O 3120/2450": two amounts of three or four digits across a slash are a ratio, not a number to call
+            return digits >= 7 and not re.fullmatch(r"\d{3,4}/\d{3,4}", t)
         if category is Category.ID:
             # "PaCO2 41" has three digits but no run of three; an identifier has one
             return sum(ch.isalnum() for ch in t) >= 5 and bool(re.search(r"\d{3}", t)) and not _CODE_SHAPE.match(t)

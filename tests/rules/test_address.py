@@ -66,3 +66,14 @@ def test_a_sex_or_an_ordinary_word_in_capitals_before_a_short_form_is_no_town(un
 def test_a_run_of_a_rhythm_is_no_street(unit_finds):
     assert unit_finds("address", "CV: SR 60'S-70'S, 4 BEAT RUN NSVT @ 0312. 30 SEC RUN AFIB @ 0115") == {}
     assert unit_finds("address", "lives at 12 Mill Run") == {"12 Mill Run": Category.LOCATION}
+
+
+def test_a_device_before_a_clinical_short_form_is_no_town_and_state(unit_finds):
+    assert unit_finds("address", "SCDS RLE ONLY, L LEG IN IMMOBILIZER, NV CHECKS OK.") == {}
+
+
+def test_a_post_operative_day_after_a_unit_a_count_of_chair_sits_and_a_house_numbered_0_are_no_addresses(unit_finds):
+    assert unit_finds("address", "SICU POD 1 Whipple procedure. Epidural in place.") == {}
+    assert unit_finds("address", "ADVANCED TO LOW FAT DIET. OOB TO CHAIR 3X. DAUGHTER VISITED.") == {}
+    assert unit_finds("address", "CSRU POD 0 CABG x4. AV paced at 90 via epicardial wires.") == {}
+    assert unit_finds("address", "moved to Pod 3 bed 4 overnight") == {"Pod 3 bed 4": Category.LOCATION}

@@ -83,3 +83,8 @@ def test_a_round_hour_after_a_visitors_stay_is_a_clock_time_not_a_year(unit_find
 def test_a_month_day_after_what_the_patient_is_status_post_is_a_date(unit_finds):
     assert unit_finds("date", "sicu nsg 7p-7a pod1 s/p whipple 10/6 for panc head mass") == {"10/6": Category.DATE}
     assert unit_finds("date", "s/p cabg x3, peep 5/5") == {}
+
+
+def test_a_fraction_of_saline_and_a_headache_score_are_no_dates(unit_finds):
+    assert unit_finds("date", "NGT 300CC OVERNIGHT, REPLACED 1/2 NS + 20 KCL PER ORDER.") == {}
+    assert unit_finds("date", "NEURO CHECKS Q1H STABLE, GCS 13-14. HA IMPROVED 3/10.") == {}

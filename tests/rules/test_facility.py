@@ -100,3 +100,9 @@ def test_two_words_before_assisted_living_name_a_home(unit_finds):
 def test_a_lower_case_nursing_and_rehab_is_a_facility(unit_finds):
     note = "micu nsg 7p-7a 89 yo f from alder brook nursing and rehab w rll pna"
     assert unit_finds("facility", note) == {"alder brook nursing and rehab": Category.HOSPITAL}
+
+
+def test_in_capitals_rehab_after_one_everyday_word_or_a_service_short_form_is_no_facility(unit_finds):
+    assert unit_finds("facility", "DISPO TBD, LIKELY REHAB.") == {}
+    assert unit_finds("facility", "HF CLINIC F/U NEXT WEEK. SCALE ORDERED.") == {}
+    assert unit_finds("facility", "D/C TO HARROWGATE REHAB TOMORROW.") == {"HARROWGATE REHAB": Category.HOSPITAL}

@@ -204,3 +204,21 @@ def test_in_capitals_a_word_no_list_holds_before_a_comma_and_a_service_is_no_nam
     assert unit_finds("names", "AMB 150 FT W/ WALKER, UNSTEADY, PT RECOMMENDS REHAB.") == {}
     assert unit_finds("names", "CR 2.1 (FROM 2.6). TOL SIPS, SLP TO EVAL.") == {}
     assert unit_finds("names", "SEEN TODAY BY OKAFOR, PT") == {"OKAFOR": Category.DOCTOR}
+
+
+def test_a_sitter_and_a_resident_by_short_form_name_staff_but_cc_after_a_number_is_a_unit(unit_finds):
+    assert unit_finds("names", "CIWA 14, ATIVAN 1 MG IV X2. 1:1 SITTER MAKANA AT BS.") == {"MAKANA": Category.DOCTOR}
+    assert unit_finds("names", "BLADDER PRESSURE 21 MMHG, SICU RES MWANGI AWARE, OGT TO LIS") == {"MWANGI": Category.DOCTOR}
+    assert unit_finds("names", "ng tube flushed 20 ml q8, outputs 70/110 cc brown. meropenem" + LOWER_TAIL) == {}
+
+
+def test_short_forms_of_roles_requests_and_diets_are_no_names(unit_finds):
+    text = "WOC RN IN FOR OSTOMY TEACHING. BROTHER REQ UPDATES. VISITED W/ DOG (APPROVED BY MGR)."
+    assert unit_finds("names", text) == {}
+    assert unit_finds("names", "CAMINO BOLT R FRONTAL, ICP 12-16, CPP >60") == {}
+
+
+def test_a_capitalised_modal_before_a_verb_after_a_relation_and_child_life_name_no_one(unit_finds):
+    assert unit_finds("names", "Child Life at bedside with a tablet; mom Will stay overnight.") == {}
+    assert unit_finds("names", "Son Will visited today.") == {"Will": Category.PATIENT}
+    assert unit_finds("names", "Son Will is here.") == {"Will": Category.PATIENT}

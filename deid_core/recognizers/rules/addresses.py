@@ -105,7 +105,8 @@ _ROOM = re.compile(
     r"(?:[ \t]*[-/,]?[ \t]*(?:bed|b)[ \t]*#?[ \t]*\d{1,3}[A-Za-z]?\b)?",
     _I,
 )
-_POST_OP_DAY = re.compile(r"pod\.?[ \t]*#?[ \t]*\d{1,2}", _I)
+#: a post-operative day, with or without the unit before it ("AMBULATE POD 1", "SICU POD 1 Whipple")
+_POST_OP_DAY = re.compile(r"(?:.*[ \t])?pod\.?[ \t]*#?[ \t]*\d{1,2}", _I)
 _CHAIR_AT = re.compile(r"chair[ \t]*" + CLOCK_TIME, _I)
 #: a bed on a bed board: floor and wing then the room, "4W-406", "5N-512", "8S-822", "4W-401A", "5E-522 bed 2"
 _BED_CODE = re.compile(
@@ -197,7 +198,7 @@ class LocationPatternRecognizer(RuleRecognizer):
             known = self._city_known(city)
             cue = bool(_PLACE_CUE.search(text[max(0, city_start - 16) : city_start]))
             head = city.split()[0]
-            if cue and not self.lexicon.is_first(head) and self.lexicon.census_share(head) < 1e-5:
+            if cue and not self.lexicon.is_first(head) and self.lexicon.census_share(head) < 1e-5 and not self.lexicon.is_clinical(head.lower()):
                 return True  # "FROM DUNMORE, PA": a town too small for the lists, after a place cue
             return known and (not self.lexicon.is_name(city) or cue)
         if state in AMBIGUOUS_STATE_ABBRS:
@@ -264,8 +265,8 @@ class LocationPatternRecognizer(RuleRecognizer):
                 continue  # "cell 503-555-0148", "CELL 410 202-6694" are telephones
             if _POST_OP_DAY.fullmatch(m.group(0)):
                 continue  # "s/p cabg, pod #2", "AMBULATE POD 1": a post-operative day, not a bed pod
-            if _CHAIR_AT.fullmatch(m.group(0)):
-                continue  # "OOB TO CHAIR 1500", "chair 1400-1600": the hour the patient sat up, not a numbered chair
+            if _CHAIR_AT.fullmatch(m.group(0)) or re.search(r"chair[ \t]*\d[xX]$", m.group(0), _I):
+                continue  # "OOB TO CHAIR 1500", "chair 1400-1600", "CHAIR 3X": the hour or the times the patient sat up
             out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.8, source="address/room"))
         for m in _BED_CODE.finditer(text):
             floor = re.match(r"\d+", m.group(0))
@@ -347,6 +348,8 @@ class LocationPatternRecognizer(RuleRecognizer):
     def _street_ok(m: re.Match[str]) -> bool:
         # the street name must be capitalised (it is, in practice, or all caps)
         name_words = m.group(0).split()[1:-1]
+        if m.group("num").startswith("0"):
+            return False  # "POD 0 CABG x4. AV PACED": no house is numbered 0
         if any(_DOSE_WORD.fullmatch(w.rstrip(".,")) for w in name_words):
             return False  # "200 mg BID. Sees Dr. Lee" is a dose and a sentence, not "... Dr."
         if any(w.upper() in ("AM", "PM", "HRS", "H") for w in name_words):

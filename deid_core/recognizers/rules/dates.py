@@ -367,7 +367,7 @@ _MD_TRAP_BEFORE = re.compile(
     r"\b(?P<word>bp|b/p|blood[ \t]+pressures?|pressures?|peep|ps|psv|cpap|bipap|ipap|epap|vent|ventilator|settings?|simv|prvc|"
     r"ac|strength|motor|power|pain|scores?|scored|grades?|reflex(?:es)?|ratio|dose|doses|tabs?|tablets?|rated|scale|"
     r"gcs|apgars?|murmur|dtrs?|vision|acuity|mmhg|sbp|dbp|fio2|spo2|weaned|wean|weaning|titrated|rass|cam|tof|twitch(?:es)?|"
-    r"train[ \t]+of[ \t]+(?:four|4))\b[^/]*$",
+    r"train[ \t]+of[ \t]+(?:four|4)|ha|h/a|headache)\b[^/]*$",
     _I,
 )
 _MD_TRAP_AFTER = re.compile(
@@ -376,7 +376,9 @@ _MD_TRAP_AFTER = re.compile(
     r"(?:upper|lower|proximal|distal|bilateral|left|right|lue|rue|lle|rle)\b|\+|(?:lymph[ \t]+)?nodes?\b|cores?\b|positive\b|involved\b"
     r"|items?\b|questions?\b|criteria\b|points?\b|correct\b|trials?\b|sites?\b|(?-i:[RL])\b"
     # "bcx 2/2 bottles", "3/4 sets positive": a count out of a total
-    r"|bottles?\b|sets?\b|vials?\b|views?\b|samples?\b)",
+    r"|bottles?\b|sets?\b|vials?\b|views?\b|samples?\b"
+    # "1/2 NS", "1/2 strength": a fraction of a fluid
+    r"|ns\b|nss\b|ns[ \t]*\+|normal[ \t]+saline)",
     _I,
 )
 

@@ -242,6 +242,8 @@ class FacilityRecognizer(RuleRecognizer):
                 # in capitals, ordinary words, or clinical words among ordinary ones, before a type word are no
                 # facility's name
                 continue
+            if caps_line_at(text, m.start()) and m.group("type").lower() == "rehab" and len(remaining) == 1 and lex.is_everyday(remaining[0]):
+                continue  # "DISPO TBD, LIKELY REHAB": in capitals, rehab after one everyday word is where the patient goes
             if m.group("type").split()[-1].lower() in _WEAK_FAC_TYPES:
                 proper = [w for w in remaining if w not in _JOINERS]
                 if all(_ADJECTIVE_END.search(w) or w in _GENERIC_FACILITY_WORDS for w in proper) or (

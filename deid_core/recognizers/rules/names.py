@@ -100,9 +100,9 @@ _DOCTOR_ROLES = (
     r"|atcs?|athletic[ \t]+trainers?|transporter|officer|embryologist|andrologist|staff|shipper|mro|nnp|ccrn|perfusionist"
     r"|attending(?:[ \t]+(?:physician|md|of[ \t]+record))?|resident|fellow|intern|pcp|primary(?:[ \t]+care)?(?:[ \t]+(?:physician|provider|doctor|md))?"
     r"|referring(?:[ \t]+(?:physician|provider|md|doctor|clinician))?|ref(?:erring)?[ \t]+md|surgeon|assistant(?:[ \t]+surgeon)?"
-    r"|anesthesiologist|anesthesia|anesthetist|crna|consultant|consulting(?:[ \t]+(?:physician|md))?|cc|provider|clinician"
+    r"|anesthesiologist|anesthesia|anesthetist|crna|consultant|consulting(?:[ \t]+(?:physician|md))?|(?<![\d.][ \t])(?<![\d.])cc|provider|clinician"
     r"|physician|doctor|nurse|rn|np|pa|author|care[ \t]+team|covering(?:[ \t]+(?:physician|md))?|on-?call|midwife|therapist|pharmacist"
-    r"|case[ \t]+manager|social[ \t]+worker|sw|(?<![\d.][ \t])(?<![\d.])cm|dietitian|dietician|chaplain|psychiatrist|psychologist|cardiologist|oncologist"
+    r"|case[ \t]+manager|social[ \t]+worker|sw|(?<![\d.][ \t])(?<![\d.])cm|sitter|rt|rrt|res|dietitian|dietician|chaplain|psychiatrist|psychologist|cardiologist|oncologist"
     r"|neurologist|radiologist|pathologist|hospitalist|intensivist|nephrologist|urologist|dermatologist|gastroenterologist"
     r"|pulmonologist|endocrinologist|rheumatologist|obstetrician|gynecologist|ob/gyn|pediatrician|neurosurgeon|proceduralist"
     r"|operator|sonographer|technologist|tech|scribe|nurse[ \t]+practitioner|physician[ \t]+assistant|preceptor"
@@ -446,6 +446,19 @@ class NameRecognizer(RuleRecognizer):
         verb = tokens[k + 1].lower
         return verb in _PAST_VERBS or (verb.endswith("ed") and len(verb) > 4 and verb not in _ED_NOT_PAST)
 
+    def _modal_before_verb(self, tokens: Sequence[Token], k: int) -> bool:
+        """``Will stay``, ``May need``: a modal, then a lower-case verb in its base form ("Will visited" is a name)."""
+        if k + 1 >= len(tokens) or tokens[k].lower not in _MODALS:
+            return False
+        verb = tokens[k + 1]
+        return (
+            verb.shape == "lower"
+            and verb.lower not in FUNCTION_WORDS
+            and self.lexicon.is_common_word(verb.lower)
+            and not self._modal_named(tokens, k)
+            and not re.search(r"(?:s|ed|ing)$", verb.lower)
+        )
+
     # -------------------------------------------------------------- runs
     def _gap(self, text: str, a: Token, b: Token) -> str:
         return text[a.end : b.start]
@@ -688,6 +701,10 @@ class NameRecognizer(RuleRecognizer):
                     and not (self.lexicon.is_first(nxt.lower) and not self.lexicon.is_common_word(nxt.lower))
                 ):
                     continue  # "your child's immunizations": after a possessive, a lowercase word is a thing
+                if nxt is not None and low == "child" and nxt.lower == "life":
+                    continue  # "Child Life at bedside": the hospital's child life service
+                if nxt is not None and self._modal_before_verb(tokens, idx + 1):
+                    continue  # "mom Will stay overnight": a capitalised modal before a verb is the modal
                 forward(pos + (m.end() if m else 0), Category.PATIENT, "relation", 0.9, "relation")
                 if self._modal_named(tokens, idx + 1):
                     out.append(self._span(text, tokens, (idx + 1, idx + 1), Category.PATIENT, 0.85, "relation"))
