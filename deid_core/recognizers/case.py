@@ -9,9 +9,7 @@ _LOWER_NOTE_MIN_LETTERS = 40
 
 def note_is_lower(text: str) -> bool:
     """Typed in lower case throughout, so that a capital, or its absence, says nothing."""
-    letters = upper = 0
-    for c in text:
-        if c.isalpha():
-            letters += 1
-            upper += c.isupper()
+    # counted by str methods mapped in C: every rule unit asks this of every note
+    letters = sum(map(str.isalpha, text))
+    upper = sum(map(str.isupper, filter(str.isalpha, text)))
     return letters >= _LOWER_NOTE_MIN_LETTERS and upper <= LOWER_NOTE_CAPITALS * letters

@@ -121,7 +121,7 @@ _CHAIN_ON = re.compile(
     r"|(?:[A-Z][a-z'’]+[ \t]+){1,2}(?:Ave|Avenue|St|Street|Rd|Road|Blvd|Boulevard|Ln|Lane|Pkwy|Parkway|Dr|Drive|Pike|Way)\b\.?(?![ \t]+[A-Z]))"
 )
 _LOWER_CARE_HOME = re.compile(
-    r"(?<![\w-])(?P<name>(?:(?P<first>[a-z]{3,})[ \t]+)??[a-z]{4,})[ \t]+(?:assisted[ \t]+living|nursing[ \t]+home|senior[ \t]+living|rehab[ \t]+center|manor|ltach?)\b(?:[ \t]+(?:nh|snf)\b)?"
+    r"(?<![\w-])(?P<name>(?:[a-z]{3,}[ \t]+)??[a-z]{4,})[ \t]+(?:assisted[ \t]+living|nursing[ \t]+home|senior[ \t]+living|rehab[ \t]+center|manor|ltach?)\b(?:[ \t]+(?:nh|snf)\b)?"
 )
 #: "at sandpiper dialysis", "from lakeside community hosp", "back to fairhaven rehab": a facility typed in lower case
 _LOWER_FACILITY = re.compile(

@@ -172,7 +172,7 @@ _HANDLE = re.compile(
 )
 #: initials typed as a signature on the note's last line: "-tk", "-JM RN"
 _INITIALS_SIGNATURE = re.compile(
-    r"(?:^|\n)[ \t]*[-–—~][ \t]?(?P<init>[A-Za-z]{2,3})(?:[ \t]+(?i:rn|md|np|lpn|rt|rrt|cna|pa))?[ \t]*\s*\Z"
+    r"(?:^|\n)[ \t]*[-–—~][ \t]?(?P<init>[A-Za-z]{2,3})(?:[ \t]+(?i:rn|md|np|lpn|rt|rrt|cna|pa))?\s*\Z"
 )
 _CREW_SLASH = re.compile(r"[ \t]*(?:\([A-Za-z-]{2,8}\)|,[ \t]*[A-Z][A-Za-z-]{1,6})?[ \t]*/[ \t]*(?=[A-Z])")
 _FROM_HEADER = re.compile(r"(?:^|\n)[ \t]*(?P<field>from|to|cc)[ \t]*:[ \t]*", _I)
@@ -404,11 +404,9 @@ class NameRecognizer(RuleRecognizer):
         no English word) and not clinical."""
         if k >= len(tokens) or tokens[k].shape == "initial" or not tokens[k].text.isalpha():
             return False
-        low = tokens[k].lower
-        lex = self.lexicon
-        if lex.is_clinical(low) or lex.is_stop(low) or low in FUNCTION_WORDS or low in _MODALS:
+        if self._is_word(tokens[k].text):
             return False
-        return (unlisted or self._listed(tokens[k], listed) or lex.is_last(low)) and not lex.is_common_word(low)
+        return unlisted or self._listed(tokens[k], listed) or self.lexicon.is_last(tokens[k].lower)
 
     def _given_before_surname(self, text: str, tokens: Sequence[Token], j: int) -> bool:
         return self._word_given_name(tokens[j]) and self._gap(text, tokens[j], tokens[j + 1]) == " " and self._surname_at(tokens, j + 1, set(), unlisted=True)
@@ -832,6 +830,7 @@ class NameRecognizer(RuleRecognizer):
         return any(len(word) - k >= 3 and lex.is_last(word[k:]) and not lex.is_common_word(word[k:]) for k in (1, 2))
 
     def _is_word(self, word: str, *, strict: bool = False) -> bool:
+        """An ordinary, stop, clinical, function word or a modal: no part of a name without a cue."""
         lex = self.lexicon
         low = word.lower()
         return lex.is_common_word(low, strict=strict) or lex.is_stop(low) or lex.is_clinical(low) or low in FUNCTION_WORDS or low in _MODALS

@@ -158,7 +158,8 @@ class PlaceCueRecognizer(RuleRecognizer):
         state = m.group("state")
         with_state = bool(state) and state.strip(", \t").upper() in STATE_ABBRS
         two = len(words) == 2
-        if two and (" ".join(words) in self._state_names or (" ".join(words) in us_cities() and self._town_word(words[1], listed_ok=True))):
+        joined = " ".join(words)
+        if two and (joined in _STATE_NAMES or (joined in us_cities() and self._town_word(words[1], listed_ok=True))):
             end = m.end("place")  # "new hampshire", "new bedford"
         elif two and words[0] in _PLACE_LEADS and self._town_word(words[1]):
             end = m.end("place")  # "east harlan"
@@ -171,10 +172,6 @@ class PlaceCueRecognizer(RuleRecognizer):
         if with_state and end == m.end("place"):
             end = m.end("state")  # "lewiston, me"
         return end
-
-    @property
-    def _state_names(self) -> frozenset[str]:
-        return _STATE_NAMES
 
     def _town_word(self, word: str, *, listed_ok: bool = False, rare: bool = False) -> bool:
         """A word that may name a town: no function, clinical or ordinary word (``listed_ok``: the second word of a
