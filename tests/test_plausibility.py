@@ -223,3 +223,30 @@ def test_a_model_date_where_the_date_rule_sees_a_score_or_a_count_is_rejected(ch
     assert not check.plausible_at(text, span("6/10"))
     assert not check.plausible_at(text, span("3/4"))
     assert check.plausible_at(text, span("6/10", nth=1))
+
+
+def _sure(text: str, word: str, category: Category) -> Span:
+    start = text.index(word)
+    return Span(start, start + len(word), category, 0.99, "encoder", Evidence.MODEL)
+
+
+def test_a_model_facility_made_only_of_service_words_is_rejected(check):
+    text = "will f/u at anticoag clinic, inr in 3 days. PLAN: PULM REHAB REFERRAL. back to Fairhaven Rehab."
+    assert not check.plausible_at(text, _sure(text, "anticoag clinic", Category.HOSPITAL))
+    assert not check.plausible_at(text, _sure(text, "PULM REHAB", Category.HOSPITAL))
+    assert check.plausible_at(text, _sure(text, "Fairhaven Rehab", Category.HOSPITAL))
+
+
+def test_a_sure_model_place_needs_two_words_that_are_not_all_clinical_or_single_letters(check):
+    text = "AMBULATED IN HALL W/ PT. transitioned to po oxy. PT TO CALL COASTLINE RESP 508-555-0181. bring to valley general er"
+    assert not check.plausible_at(text, _sure(text, "HALL W", Category.LOCATION))
+    assert not check.plausible_at(text, _sure(text, "po oxy", Category.LOCATION))
+    assert check.plausible_at(text, _sure(text, "COASTLINE RESP", Category.HOSPITAL))
+    assert check.plausible_at(text, _sure(text, "valley general er", Category.HOSPITAL))
+
+
+def test_a_model_date_that_is_bottles_or_a_second_pain_reading_is_rejected(check):
+    text = "CHECK 2/2 BCX. Pain 4/10 at rest, 7/10 with cough. CXR 3/2 clear."
+    assert not check.plausible_at(text, _sure(text, "2/2", Category.DATE))
+    assert not check.plausible_at(text, _sure(text, "7/10", Category.DATE))
+    assert check.plausible_at(text, _sure(text, "3/2", Category.DATE))

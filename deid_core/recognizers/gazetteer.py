@@ -293,7 +293,7 @@ EPONYM_TRIGGERS = frozenset(
     point area cells cell body bodies canal duct gland space ligament membrane hernia diverticulum deformity contracture
     aneurysm tremor chorea dementia encephalopathy apnea respiration breathing murmur rub spots nodules bundle fibers
     coma agitation hugger pump port drip solution disorder lesion reaction response effect circle pattern fall oesophagus
-    grass dynamometer grade class wort protocol regimen collar bolt monitor
+    grass dynamometer grade class wort protocol regimen collar bolt monitor rules
     """.split()
 )
 
@@ -304,16 +304,23 @@ _POSSESSIVE_EPONYM_TRIGGERS = frozenset({"negative", "positive", "neg", "pos", "
 
 #: a lone capital letter after a place, with no period: a device's model ("Miami J"), not an initial; letters
 #: that notes use as shorthand ("W/" with, "X" times, "L"/"R" sides, "C" with, "S" without, "N"/"E") do not count
-_MODEL_LETTER_AFTER = re.compile(r"[ \t]+[DFGHJKMQTUVYZ](?![\w.'’/&-])")
+_MODEL_LETTER_AFTER = re.compile(r"[ \t]+[DFGHJKMQTUVYZ](?![\w'’/&-]|\.\w)")
 
 
 def followed_by_eponym_trigger(text: str, end: int) -> bool:
     # "Parkinson's disease", "Graves' disease", "Miami J collar" (a model letter between name and device)
-    m = re.match(r"(['’][sS]?)?[ \t-]+(?:[B-HJ-Z][ \t-]+)?([A-Za-z]+)", text[end : end + 30])
+    m = re.match(r"(['’][sS]?)?[ \t-]+(?:[B-HJ-Z][ \t-]+)?([A-Za-z]+)(?:[ \t]+([A-Za-z]+))?", text[end : end + 40])
     if not m:
         return False
     word = m.group(2).lower()
-    return word in EPONYM_TRIGGERS or (bool(m.group(1)) and word in _POSSESSIVE_EPONYM_TRIGGERS)
+    if _is_trigger(word) or (bool(m.group(1)) and word in _POSSESSIVE_EPONYM_TRIGGERS):
+        return True
+    # "Ottawa ankle rules", "Glasgow coma scale": a clinical word between the name and the trigger
+    return bool(m.group(3)) and _is_trigger(m.group(3).lower()) and default_lexicon().is_clinical(word)
+
+
+def _is_trigger(word: str) -> bool:
+    return word in EPONYM_TRIGGERS
 
 
 def is_titled(surface: str) -> bool:

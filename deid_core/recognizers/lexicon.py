@@ -310,7 +310,7 @@ class Lexicon:
     def is_common_word(self, token: str, *, strict: bool = False) -> bool:
         """An ordinary English or clinical word that is not first of all a name."""
         t = token.lower()
-        if t in self.stopwords or t in self.clinical:
+        if t in self.stopwords or self.is_clinical(t):
             return True
         if self.is_name(t):
             return t in self.ambiguous or self.word_ratio(t) > WORD_FIRST_RATIO
@@ -324,7 +324,7 @@ class Lexicon:
     def is_strong_name(self, token: str) -> bool:
         """A listed name that is rarely anything else (safe to flag without context)."""
         t = token.lower()
-        if not self.is_name(t) or t in self.stopwords or t in self.eponyms or t in self.ambiguous or t in self.clinical:
+        if not self.is_name(t) or t in self.stopwords or t in self.eponyms or t in self.ambiguous or self.is_clinical(t):
             return False
         if not self.has_word_freq:
             return True

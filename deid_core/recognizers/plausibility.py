@@ -38,7 +38,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Sequence
 
-from deid_core.recognizers.lexicon import NAME_PARTICLES, Lexicon, default_lexicon
+from deid_core.recognizers.lexicon import NAME_PARTICLES, Lexicon, default_lexicon, rule_list
 from deid_core.recognizers.pipeline import DetectConfig
 from deid_core.recognizers.rules.dates import in_score_or_count
 from deid_core.recognizers.rules.nearby import CLOCK_TIME
@@ -86,6 +86,8 @@ _DRUG_STEM = re.compile(
     re.I,
 )
 _EDGE = " \t\r\n,;:()[]/"
+#: words that alone name no facility ("Cardiology Clinic"): shared with the facility rules
+_GENERIC_FACILITY_WORDS = rule_list("facilities", "generic_words")
 _NAMES = frozenset({Category.PATIENT, Category.DOCTOR})
 _PLACES = frozenset({Category.HOSPITAL, Category.LOCATION})
 
@@ -154,6 +156,8 @@ class PlausibilityCheck:
             words = {w.lower() for w in _TOKEN.findall(core)}
             if words & _NOT_CARE and not words & _CARE:
                 return False
+            if all(w in _GENERIC_FACILITY_WORDS or self.lexicon.is_stop(w) or self.lexicon.is_clinical(w) for w in words):
+                return False  # "liver clinic", "PULM REHAB": a service, not a named place
         if span.category is Category.AGE:
             if _DURATION_BEFORE.search(line_before) or _DURATION_AFTER.match(text[span.end : span.end + 30]):
                 return False
@@ -170,7 +174,9 @@ class PlausibilityCheck:
         if sure and span.category in _PLACES:
             tokens = _TOKEN.findall(core)
             words = [tok for tok in tokens if tok.isalpha()]
-            if len(words) >= 2 and not all(self.lexicon.is_stop(w) for w in words):
+            # "HALL W", "po oxy": single letters, or clinical words alone, do not make a place of two words
+            named = [w for w in words if len(w) > 1]
+            if len(named) >= 2 and not all(self.lexicon.is_stop(w) for w in named) and not all(self.lexicon.is_clinical(w) for w in named):
                 return True
             if any(self._informative(tok) for tok in words):
                 return True

@@ -1,6 +1,7 @@
 """Unit ``address``."""
 
 from deid_core.spans import Category
+from tests.rules import LOWER_TAIL
 
 
 def test_street_address_with_city_state_and_zip_is_one_span(detect, unit_finds):
@@ -77,3 +78,24 @@ def test_a_post_operative_day_after_a_unit_a_count_of_chair_sits_and_a_house_num
     assert unit_finds("address", "ADVANCED TO LOW FAT DIET. OOB TO CHAIR 3X. DAUGHTER VISITED.") == {}
     assert unit_finds("address", "CSRU POD 0 CABG x4. AV paced at 90 via epicardial wires.") == {}
     assert unit_finds("address", "moved to Pod 3 bed 4 overnight") == {"Pod 3 bed 4": Category.LOCATION}
+
+
+def test_a_street_typed_where_case_says_nothing_after_on_or_off(unit_finds):
+    assert unit_finds("address", "shot outside his cousins house on maple st, hypotensive in bay" + LOWER_TAIL) == {
+        "maple st": Category.LOCATION
+    }
+    assert unit_finds("address", "LIVES OFF ELM STREET WITH WIFE.") == {"ELM STREET": Category.LOCATION}
+    # a drip, a rhythm or a way is no street
+    assert unit_finds("address", "hr 110s on neo st, on his way to ct" + LOWER_TAIL) == {}
+
+
+def test_the_head_of_the_bed_and_a_chest_tube_size_are_no_addresses(unit_finds):
+    assert unit_finds("address", "LACTATE 5.1 -> 3.2. HEAD OF BED 30. NGT NOT TO BE PLACED BLINDLY.") == {}
+    assert unit_finds("address", "L PTX (28 FR CT PLACED IN TRAUMA BAY), GRADE III SPLENIC LAC") == {}
+
+
+def test_a_numbered_street_after_a_home_cue_in_any_case_takes_its_town(unit_finds):
+    note = "out of bed, precedex started. lives at 18 pleasant st apt 2, malden alone per ems" + LOWER_TAIL
+    assert unit_finds("address", note) == {"18 pleasant st apt 2, malden": Category.LOCATION}
+    assert unit_finds("address", "SON TO PICK UP RX. LIVES W/ SON AT 44 HAWTHORNE ST, LYNN.") == {"44 HAWTHORNE ST, LYNN": Category.LOCATION}
+    assert unit_finds("address", "gave 20 mg iv st now, lives at home" + LOWER_TAIL) == {}

@@ -48,3 +48,7 @@ def test_an_infants_age_against_a_lower_case_sex_is_an_age_but_a_follow_up_is_no
 
 def test_a_decade_after_into_her_is_an_age(unit_finds):
     assert unit_finds("age", "daughter says she was still gardening well into her 80s") == {"80s": Category.AGE}
+
+
+def test_an_age_said_of_the_patient_with_a_plus(unit_finds):
+    assert unit_finds("age", "micu npn 7p-7a. pt is 90+, copd on home o2 2l") == {"90+": Category.AGE}

@@ -88,3 +88,28 @@ def test_a_month_day_after_what_the_patient_is_status_post_is_a_date(unit_finds)
 def test_a_fraction_of_saline_and_a_headache_score_are_no_dates(unit_finds):
     assert unit_finds("date", "NGT 300CC OVERNIGHT, REPLACED 1/2 NS + 20 KCL PER ORDER.") == {}
     assert unit_finds("date", "NEURO CHECKS Q1H STABLE, GCS 13-14. HA IMPROVED 3/10.") == {}
+
+
+def test_bottles_positive_out_of_those_drawn_are_no_dates(unit_finds):
+    assert unit_finds("date", "ID: TMAX 39.1. VANC/CEFEPIME. BCX 2/2 GNR.") == {}
+    assert unit_finds("date", "ID: AFEBRILE. 1/2 BCX GROWING GPC IN CLUSTERS.") == {}
+    assert unit_finds("date", "bcx 2/14 pending, ucx neg.") == {"2/14": Category.DATE}
+
+
+def test_a_second_reading_on_the_scale_of_a_first_in_the_same_sentence_is_no_date(unit_finds):
+    assert unit_finds("date", "Pain 4/10 at rest, 7/10 with cough.") == {}
+    assert unit_finds("date", "pain 7/10, dilaudid 0.5mg iv x2 with relief to 3/10.") == {}
+    assert unit_finds("date", "chest pain 6/10 at 0200. next hd 6/10 at 0700.") == {"6/10": Category.DATE}
+
+
+def test_since_a_round_hour_in_a_note_on_the_24_hour_clock_is_no_year(unit_finds):
+    assert unit_finds("date", "CIWA 4-8, NO VALIUM NEEDED SINCE 2000. LEVO OFF AT 0700.") == {}
+    assert unit_finds("date", "on insulin since 2000, a1c 7.2") == {"2000": Category.DATE}
+
+
+def test_a_month_day_before_what_a_study_showed_is_a_date(unit_finds):
+    assert unit_finds("date", "neuro checks q2h. repeat ct head 12/3 showed expected evolution.") == {"12/3": Category.DATE}
+
+
+def test_around_a_half_hour_on_a_night_shift_is_a_clock_time(unit_finds):
+    assert unit_finds("date", "nursing 7p-7a pt came up from ed around 2030 w rll pna") == {}

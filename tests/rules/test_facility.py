@@ -106,3 +106,45 @@ def test_in_capitals_rehab_after_one_everyday_word_or_a_service_short_form_is_no
     assert unit_finds("facility", "DISPO TBD, LIKELY REHAB.") == {}
     assert unit_finds("facility", "HF CLINIC F/U NEXT WEEK. SCALE ORDERED.") == {}
     assert unit_finds("facility", "D/C TO HARROWGATE REHAB TOMORROW.") == {"HARROWGATE REHAB": Category.HOSPITAL}
+
+
+def test_a_frequent_word_heads_a_lowercase_facility_with_a_second_word_and_short_type_words(unit_finds):
+    assert unit_finds("facility", "tearing cp, transferred from cape ann hosp ed by ground" + LOWER_TAIL) == {"cape ann hosp": Category.HOSPITAL}
+    assert unit_finds("facility", "csru type a dissection flown from cape harbor medical ctr" + LOWER_TAIL) == {
+        "cape harbor medical ctr": Category.HOSPITAL
+    }
+    assert unit_finds("facility", "flown from quabbin regional ed, intubated there" + LOWER_TAIL) == {"quabbin regional": Category.HOSPITAL}
+    # one frequent word before a type is still no facility
+    assert unit_finds("facility", "seen at local hosp ed" + LOWER_TAIL) == {}
+
+
+def test_a_regional_hospital_named_by_its_place_in_any_case(detect):
+    assert detect("UNRESTRAINED DRIVER, TRANSFER FROM PELL VALLEY REGIONAL. INJURIES: L RIB FX") == {
+        "PELL VALLEY REGIONAL": Category.HOSPITAL
+    }
+    assert detect("Employer: Great Basin Regional Transit Authority") == {}
+
+
+def test_a_specialty_clinic_is_a_service_in_any_case(unit_finds):
+    assert unit_finds("facility", "F/U IN EPILEPSY CLINIC NEXT WEEK.") == {}
+    assert unit_finds("facility", "neuro f/u 3/18 in epilepsy clinic" + LOWER_TAIL) == {}
+
+
+def test_a_facility_name_does_not_reach_back_across_a_full_stop(unit_finds):
+    assert unit_finds("facility", "VOIDED X2. AWAITING BED. LAB CALLED, AM COAGS TUBE MISLABELED.") == {}
+    assert unit_finds("facility", "HALDOL 2 MG X1. BLOOD BANK CALLED RE: T&S LABEL.") == {}
+
+
+def test_a_lowercase_facility_after_two_prepositions_or_a_direction(unit_finds):
+    assert unit_finds("facility", "neuro icu pt came in from winchester hosp w l basal ganglia ich" + LOWER_TAIL) == {
+        "winchester hosp": Category.HOSPITAL
+    }
+    assert unit_finds("facility", "pt and wife want transfer back to south shore hosp to be near home" + LOWER_TAIL) == {
+        "south shore hosp": Category.HOSPITAL
+    }
+    assert unit_finds("facility", "transferred from small rural hosp" + LOWER_TAIL) == {}
+
+
+def test_in_capitals_w_is_with_and_starts_no_facility_name(unit_finds):
+    assert unit_finds("facility", "REFERRAL SENT. BACKUP HOME W VNA.") == {}
+    assert unit_finds("facility", "MRN VERIFIED W BLOOD BANK FOR EACH UNIT.") == {}

@@ -55,3 +55,8 @@ def test_a_place_named_collar_is_a_device_not_a_place(detect):
     assert detect("C-SPINE PRECAUTIONS, MIAMI J COLLAR ON AT ALL TIMES") == {}
     assert detect("changed to philadelphia collar for bathing") == {}
     assert detect("LIVES IN MIAMI W/ HER SON") == {"MIAMI": Category.LOCATION}
+
+
+def test_a_place_before_a_collar_letter_or_a_clinical_rule_is_an_eponym(unit_finds):
+    assert unit_finds("gazetteer", "NEURO ICU NIGHTS: C5 SCI ASIA A, MIAMI J.\nNEURO: NO MOTOR BELOW C5.") == {}
+    assert unit_finds("gazetteer", "TMAX 37.9. OTTAWA ANKLE RULES N/A, NO FALL.") == {}

@@ -42,3 +42,7 @@ def test_a_clock_time_after_a_weak_label_is_a_time(unit_finds):
 
 def test_a_volume_after_a_label_is_no_identifier(unit_finds):
     assert unit_finds("id", "GI/GU: NEPH TUBE 350CC, VOIDED X3.") == {}
+
+
+def test_a_temperature_under_the_infectious_disease_heading_is_no_identifier(unit_finds):
+    assert unit_finds("id", "cv: sr 80s, neo @ .5. id: temp 100.9, on vanc/zosyn. gi: ogt to lws.") == {}

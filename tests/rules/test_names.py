@@ -222,3 +222,63 @@ def test_a_capitalised_modal_before_a_verb_after_a_relation_and_child_life_name_
     assert unit_finds("names", "Child Life at bedside with a tablet; mom Will stay overnight.") == {}
     assert unit_finds("names", "Son Will visited today.") == {"Will": Category.PATIENT}
     assert unit_finds("names", "Son Will is here.") == {"Will": Category.PATIENT}
+
+
+def test_after_a_relation_a_name_that_is_also_a_word_names_the_person_when_a_person_verb_follows(unit_finds):
+    assert unit_finds("names", "wife peg called 2130, updated" + LOWER_TAIL) == {"peg": Category.PATIENT}
+    assert unit_finds("names", "SOCIAL: WIFE PEG CALLED, UPDATED.") == {"PEG": Category.PATIENT}
+    assert unit_finds("names", "son wisly called from the airport" + LOWER_TAIL) == {"wisly": Category.PATIENT}
+    # the clinical word stays a thing where no person verb follows it
+    assert unit_finds("names", "wife peg site c/d/i" + LOWER_TAIL) == {}
+    assert unit_finds("names", "wife also called twice" + LOWER_TAIL) == {}
+
+
+def test_a_verb_name_with_its_object_after_a_relation_is_the_verb(unit_finds):
+    assert unit_finds("names", "SISTER DREW PT A PICTURE FOR HIS WALL.") == {}
+    assert unit_finds("names", "sister drew him a card" + LOWER_TAIL) == {}
+
+
+def test_a_shortened_verb_and_an_adjective_after_a_relation_are_no_names(unit_finds):
+    assert unit_finds("names", "pt's brother called, pt ok'd to give updates to brother only" + LOWER_TAIL) == {}
+    assert unit_finds("names", "pt speaking creole w son, tearful, team plans return" + LOWER_TAIL) == {}
+
+
+def test_a_lowercase_credential_after_a_given_name_and_an_initial_takes_both(detect):
+    assert detect("team to reassess dispo, gave report to dana p rn" + LOWER_TAIL) == {"dana p": Category.DOCTOR}
+    assert detect("hypercoag w/u sent, c/o tmrw. -jess t. rn" + LOWER_TAIL) == {"jess t.": Category.DOCTOR}
+
+
+def test_a_listed_given_name_that_is_no_word_before_a_relation_names_the_relative_in_any_case(unit_finds):
+    assert unit_finds("names", "lives in town w jules partner who uses wheelchair" + LOWER_TAIL) == {"jules": Category.PATIENT}
+    assert unit_finds("names", "SPOKE W MARIA DAUGHTER BY PHONE.") == {"MARIA": Category.PATIENT}
+    assert unit_finds("names", "updated pts wife at bedside" + LOWER_TAIL) == {}
+
+
+def test_a_company_before_rep_and_a_list_of_therapies_name_no_one(unit_finds):
+    assert unit_finds("names", "LIFEVEST FITTED BY ZOLL REP.") == {}
+    assert unit_finds("names", "PLAN: SPEECH/SWALLOW, PT/OT, ?CALLOUT TO FLOOR.") == {}
+
+
+def test_in_capitals_colours_burns_and_a_procedure_eponym_are_no_names(unit_finds):
+    assert unit_finds("names", "RESP: SX SM AMT GRAY SPUTUM, NO SOOT TODAY.") == {}
+    assert unit_finds("names", "41 YO M W/ 30% TBSA FLAME BURNS TO FACE AND CHEST.") == {}
+    assert unit_finds("names", "POD 1 S/P SIGMOID COLECTOMY W/ HARTMANN'S FOR PERF.") == {}
+    # a title still makes a name of the same words
+    assert unit_finds("names", "SPOKE WITH DR GRAY RE: PLAN.") == {"GRAY": Category.DOCTOR}
+
+
+def test_two_letters_after_a_dash_at_a_notes_end_sign_it_even_where_they_spell_a_short_form(detect):
+    assert detect("PLAN: CALL OUT TOMORROW IF STABLE.\n-LT\n\n") == {"LT": Category.DOCTOR}
+    assert detect("call out to tele pending bed -mb rn\n\n") == {"mb": Category.DOCTOR}
+    assert detect("pt gave # and she was updated. ~ap\n\n") == {"ap": Category.DOCTOR}
+    assert detect("NO SX. CALL OUT TOMORROW IF STABLE.\n-T.O. RN\n\n") == {"T.O.": Category.DOCTOR}
+    # a sign-off word or a credential alone signs nothing
+    assert detect("PLAN: CONT.\n-OK\n") == {}
+    assert detect("PLAN: CONT.\n-RN\n") == {}
+
+
+def test_sentence_ends_roles_in_passing_and_a_pulse_name_no_one(unit_finds):
+    assert unit_finds("names", "RASS -1, CAM-ICU NEG. MD NOTIFIED OF UOP <30 X2H.") == {}
+    assert unit_finds("names", "cryo x2 plt x1 for ongoing ooze, still chasing bp" + LOWER_TAIL) == {}
+    assert unit_finds("names", "lower ext checks q1h stable dp/pt dopp. hct 30 stable" + LOWER_TAIL) == {}
+    assert unit_finds("names", "HUSBAND CALLED X2 OVERNIGHT, REASSURED, NEIGHBOR CHECKING ON HIM.") == {}

@@ -65,3 +65,11 @@ def test_a_town_after_home_in_or_home_to_is_a_location(unit_finds):
 
 def test_a_place_shaped_phrase_before_a_facility_word_is_left_to_the_facility(unit_finds):
     assert unit_finds("place_cue", "L MCA SYNDROME, ARRIVED FROM HOLLIS CREEK REGIONAL BY MEDFLIGHT.") == {}
+
+
+def test_a_town_and_its_state_without_a_comma_after_a_bare_from(unit_finds):
+    assert unit_finds("place_cue", "trans to stepdown planned. pt from woonsocket ri, daughter driving" + LOWER_TAIL) == {
+        "woonsocket ri": Category.LOCATION
+    }
+    # a state short form that is also a word or a clinical short form needs its comma
+    assert unit_finds("place_cue", "transferred from ed me, then from pacu ok" + LOWER_TAIL) == {}

@@ -26,7 +26,9 @@ from deid_core.recognizers.lexicon import (
     rule_list,
     us_cities,
 )
-from deid_core.recognizers.rules.common_words import FUNCTION_WORDS
+from deid_core.recognizers.case import note_is_lower
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FUNCTION_WORDS
+from deid_core.recognizers.rules.tokens import caps_line_at
 from deid_core.recognizers.rules.nearby import CLOCK_TIME
 from deid_core.spans import Category, Span
 
@@ -91,6 +93,16 @@ _NAMED_STREET = re.compile(
     r"(?:Ave|Avenue|St|Street|Rd|Road|Blvd|Boulevard|Ln|Lane|Pkwy|Parkway|Dr|Drive|Pike|Terrace|Ct|Court|Pl|Place|Way)\b\.?)"
     r"(?![ \t]+[A-Z])"
 )
+#: the same where case says nothing: "shot outside his cousins house on maple st", "LIVES OFF ELM STREET"
+_CASELESS_NAMED_STREET = re.compile(
+    r"\b(?:on|off|along)[ \t]+(?P<street>(?P<first>[a-z][a-z'’]+)[ \t]+(?:[a-z][a-z'’]+[ \t]+)?"
+    r"(?:ave|avenue|st|street|rd|road|blvd|boulevard|ln|lane|pkwy|parkway|pike|terrace)\b\.?)(?![ \t]*\d)",
+    _I,
+)
+#: where a home's street follows: "lives at", "home on", "address:"
+_HOME_AT_BEFORE = re.compile(r"\b(?:lives|living|live|resides|residing|home|address|moved|staying)\b[^\n.;]{0,16}?(?:\bat|\bon|:)[ \t]*$", _I)
+#: a town typed in lower or upper case after a street, up to where the clause ends
+_CASELESS_TOWN_TAIL = re.compile(r"[ \t]*,[ \t]*(?P<city>[A-Za-z][a-z'’-]+|[A-Z][A-Z'’-]+)(?=[ \t]*(?:[,.;\n]|$|[ \t]+(?i:alone|with|w|per|by)\b))")
 #: "1187 County Road 40": the number after a road word belongs to the street
 _ROAD_NUMBER = re.compile(r"(?:(?<=Road)|(?<=Route)|(?<=Highway))[ \t]+\d{1,4}[A-Z]?(?=[ \t]*(?:,|\n|$))")
 _ZIP_LABELLED = re.compile(rf"\b(?:zip|zip[ \t]*code|postal[ \t]*code|zipcode)\b[ \t]*[:#]?[ \t]*(?P<zip>{_ZIP})", _I)
@@ -115,7 +127,7 @@ _BED_CODE = re.compile(
 )
 _DOSE_WORD = re.compile(
     r"(?:mg|mcg|ug|g|gm|kg|lbs?|oz|ft|cm|mm|ml|mL|L|units?|iu|IU|mEq|mmol|tabs?|caps?|puffs?|drops?|bid|tid|qid|qd|qhs|qam|qpm|prn|daily|po|iv|im|sc|sq|x"
-    r"|level|times|days?|weeks?|hours?|hrs?|mins?|minutes)",
+    r"|level|times|days?|weeks?|hours?|hrs?|mins?|minutes|fr|french)",
     _I,
 )
 _CREDENTIAL_LIKE = rule_list("addresses", "credential_like_states")
@@ -167,6 +179,21 @@ class LocationPatternRecognizer(RuleRecognizer):
             self._lexicon = default_lexicon()
         return self._lexicon
 
+    def _home_street_caseless(self, text: str, m: re.Match[str]) -> bool:
+        """``lives at 18 pleasant st apt 2``: typed where case says nothing, a numbered street after a home cue,
+        its name words no stop, function or clinical words."""
+        if not _HOME_AT_BEFORE.search(text[max(0, m.start() - 30) : m.start()]):
+            return False
+        name_words = [w.rstrip(".,") for w in m.group(0).split()[1:-1]]
+        if not name_words or not all(w.islower() or w.isupper() for w in name_words):
+            return False
+        return not any(self._not_street_word(w) or _DOSE_WORD.fullmatch(w) for w in name_words)
+
+    def _not_street_word(self, word: str) -> bool:
+        """A stop, function or clinical word is no part of a street's name ("on levo st 110s", "on his way")."""
+        low = word.lower()
+        return self.lexicon.is_stop(low) or self.lexicon.is_clinical(low) or low in FUNCTION_WORDS or word.upper() in CLINICAL_ACRONYMS
+
     @staticmethod
     def _city_known(city: str) -> bool:
         return city.lower() in us_cities()
@@ -209,7 +236,8 @@ class LocationPatternRecognizer(RuleRecognizer):
         out: list[Span] = []
         for m in list(_STREET.finditer(text)) + list(_PO_BOX.finditer(text)):
             start, end = m.start(), m.end()
-            if m.re is _STREET and not self._street_ok(m):
+            home_typed = m.re is _STREET and self._home_street_caseless(text, m)
+            if m.re is _STREET and not (home_typed or self._street_ok(m)):
                 continue
             second = _SECOND_SUFFIX.match(text, end)
             if second:
@@ -224,8 +252,8 @@ class LocationPatternRecognizer(RuleRecognizer):
             if tail:
                 end = tail.end()
             else:
-                city = _CITY_ONLY_TAIL.match(text, end)
-                if city and self._city_known(city.group("city")):
+                city = (_CASELESS_TOWN_TAIL if home_typed else _CITY_ONLY_TAIL).match(text, end)
+                if city and (self._city_known(city.group("city")) or (home_typed and not self._not_street_word(city.group("city")) and not self.lexicon.is_common_word(city.group("city")))):
                     end = city.end()
                 z = _ZIP_TAIL.match(text, end)
                 if z:
@@ -260,11 +288,20 @@ class LocationPatternRecognizer(RuleRecognizer):
             if self.lexicon.is_stop(first) or first.lower() in ("the", "this", "that"):
                 continue
             out.append(Span(m.start("street"), m.end("street"), Category.LOCATION, score=0.7, source="address/named_street"))
+        for m in _CASELESS_NAMED_STREET.finditer(text):
+            street = m.group("street")
+            if not (street.islower() or street.isupper()) or not (note_is_lower(text) or caps_line_at(text, m.start())):
+                continue
+            if any(self._not_street_word(w) for w in street.split()[:-1]):
+                continue
+            out.append(Span(m.start("street"), m.end("street"), Category.LOCATION, score=0.7, source="address/named_street"))
         for m in _ROOM.finditer(text):
             if re.match(r"[-.][ \t]?\d|[ \t]+\d{3}[-. ]\d{4}(?!\d)", text[m.end() : m.end() + 12]):
                 continue  # "cell 503-555-0148", "CELL 410 202-6694" are telephones
             if _POST_OP_DAY.fullmatch(m.group(0)):
                 continue  # "s/p cabg, pod #2", "AMBULATE POD 1": a post-operative day, not a bed pod
+            if re.search(r"head[ \t]+of[ \t]+$", text[max(0, m.start() - 12) : m.start()], _I):
+                continue  # "HEAD OF BED 30": the bed's angle in degrees
             if _CHAIR_AT.fullmatch(m.group(0)) or re.search(r"chair[ \t]*\d[xX]$", m.group(0), _I):
                 continue  # "OOB TO CHAIR 1500", "chair 1400-1600", "CHAIR 3X": the hour or the times the patient sat up
             out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.8, source="address/room"))

@@ -79,13 +79,13 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         group="v",
         accept=_age_cue_ok,
     ),
-    # "He is 79 and lives alone": a bare number said of the patient
+    # "He is 79 and lives alone", "pt is 90+,": a bare number said of the patient
     PatternRule(
         "is_age",
         Category.AGE,
         re.compile(
             r"\b(?:he|she|they|pt|patient|who|client)[ \t]+(?:is|was|(?:(?:just|recently)[ \t]+)?(?:turned|turns)|is[ \t]+now)[ \t]+(?:only[ \t]+)?"
-            rf"(?P<v>{_AGE_N}(?:[ \t]*(?:yrs?|years))?)(?![\d./:%-])(?=[ \t]*(?:,|;|\.(?!\d)|\band\b|\bbut\b|\bwith\b|$|\n))",
+            rf"(?P<v>{_AGE_N}(?:[ \t]*(?:yrs?|years)|\+)?)(?![\d./:%-])(?=[ \t]*(?:,|;|\.(?!\d)|\band\b|\bbut\b|\bwith\b|$|\n))",
             _I,
         ),
         score=0.75,

@@ -94,6 +94,10 @@ _CLOCK_CONTEXT = re.compile(
     r"|stay(?:ed|ing|s)?|visit(?:ed|ing)?|remained|bedside|slept|napp(?:ed|ing))\b",
     _I,
 )
+#: a 24-hour clock time before ten in the morning ("0700", "@0430"): the note keeps time on that clock
+_MORNING_CLOCK = re.compile(r"(?<![\d/.:-])0\d[0-5]\d(?![\d/:-])")
+#: a nursing shift written as its hours: "7p-7a", "7A-7P", "11-7"
+_SHIFT = re.compile(r"\b(?:[1-9]|1[0-2])[ap]?[ \t]*-[ \t]*(?:[1-9]|1[0-2])[ap]\b|\b(?:7|11|3)[ \t]*-[ \t]*(?:7|11|3)\b", _I)
 _YEAR_UNIT_AFTER = re.compile(
     r"^\s*(?:mg|mcg|g\b|gm|kg|ml|mL|cc|l\b|units?|u\b|iu|kcal|cal|%|/|x\b|hrs?\b|hours|h\b|times|patients|cases|people|pts)",
     _I,
@@ -108,6 +112,11 @@ def _year_ok(text: str, m: re.Match[str]) -> bool:
     if re.match(r"(?:since|from|until|till|through)\b", m.group(0), _I) and int(m.group("y")[2:]) < 60:
         if year < 1960 or _CLOCK_CONTEXT.search(clause_before(text, m.start(), 30)):
             return False  # "off sedation since 2015" is a military time
+    if re.match(r"(?:since|from|until|till|through|around)\b", m.group(0), _I) and m.group("y")[2:] in ("00", "15", "30", "45"):
+        if _MORNING_CLOCK.search(text) or _SHIFT.search(text):
+            # "NO VALIUM NEEDED SINCE 2000" in a note that writes "0700", "up from ed around 2030" on a 7p-7a
+            # shift: an hour on the note's own clock
+            return False
     rest = text[m.end("y") : m.end("y") + 20]
     if _YEAR_UNIT_AFTER.match(rest):
         return False
@@ -343,7 +352,7 @@ _MD_EVENT_BEFORE = re.compile(
 )
 _MD_EVENT_AFTER = re.compile(
     r"^[ \t]*(?:at[ \t]+\d|@[ \t]*\d|\d{1,2}:\d{2}|[01]\d{3}\b|2[0-3]\d{2}\b|(?:AM|PM|a\.m\.|p\.m\.)(?![\w])"
-    r"|(?:specimens?|labs?|results?|visit|appt|note|draw|culture|films?|imaging)\b)",
+    r"|(?:specimens?|labs?|results?|visit|appt|note|draw|culture|films?|imaging|showed|shows|revealed|demonstrated)\b)",
     _I,
 )
 _TIME_AFTER = re.compile(
@@ -383,6 +392,19 @@ _MD_TRAP_AFTER = re.compile(
 )
 
 
+_CULTURE_AFTER = re.compile(r"^[ \t]*(?:[bu]cx|cx|cultures?|bottles?)\b", _I)
+_CULTURE_BEFORE = re.compile(r"\b(?:[bu]cx|cx|cultures?|bottles?)[ \t:]*$", _I)
+
+
+def _earlier_score_on_line(text: str, start: int, denominator: str) -> bool:
+    """An earlier m/d in the same sentence, out of the same total, that is itself a score."""
+    sentence_start = max(text.rfind("\n", 0, start), text.rfind(". ", 0, start), text.rfind(";", 0, start)) + 1
+    for m in re.finditer(rf"(?<![\d/])\d{{1,2}}/{denominator}(?![\d/])", text[sentence_start:start]):
+        if in_score_or_count(text, sentence_start + m.start(), sentence_start + m.end()):
+            return True
+    return False
+
+
 def in_score_or_count(text: str, start: int, end: int) -> bool:
     """A bare m/d that the words around it make a score, a setting, a count or a course day: "pain 4/10", "TOF 4/4",
     "2/2 bottles", "vanco day 4/14"."""
@@ -392,6 +414,12 @@ def in_score_or_count(text: str, start: int, end: int) -> bool:
     md = re.match(r"(\d{1,2})/(\d{1,2})", text[start:end])
     if md and _MD_COURSE_DAY.search(clause) and int(md.group(1)) <= int(md.group(2)):
         return True  # "vanco day 4/14", "bactrim day 4/21": a day of a course, counted out of its length
+    if md and int(md.group(1)) <= int(md.group(2)) <= 4 and (
+        _CULTURE_AFTER.match(line_after(text, end)) or _CULTURE_BEFORE.search(clause[-12:])
+    ):
+        return True  # "BCX 2/2 GNR", "1/2 BCX GROWING GPC": bottles positive out of those drawn ("bcx 2/14" is a day)
+    if md and _earlier_score_on_line(text, start, md.group(2)):
+        return True  # "pain 4/10 at rest, 7/10 with cough": a second reading on the scale of the first
     before = clause[-24:]
     trap = _MD_TRAP_BEFORE.search(before)
     # "long term vent pt, in micu since 10/12": a date cue after the trap word takes the number back

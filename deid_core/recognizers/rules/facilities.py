@@ -63,7 +63,7 @@ _FAC_TYPE = (
     r"|Paediatric|Women['’]?s|Eye|Dental|Spine|Pain|Kidney|Digestive|Allergy|ENT)[ \t]+(?:Group|Associates|Partners|Specialists|Consultants)"
     r"|Infectious[ \t]+Diseases?(?:[ \t]+(?:Associates|Consultants|Specialists|Clinic))?|(?:Dept\.?|Department)[ \t]+of[ \t]+(?:Public[ \t]+)?Health"
     r"|Urgent[ \t]*(?:&|and)[ \t]*(?:Occupational|Primary|Family)[ \t]+Care|(?:Heart|Kidney|Cancer|Medical|Health|Eye)[ \t]+Foundation"
-    r"|Ctr\.?"
+    r"|Ctr\.?|Regional(?![ \t]+(?-i:[A-Z][a-z]))"
 )
 _FAC_NAME_TOKEN = r"(?:St\.|Ste\.|Mt\.|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’&-]*\.?)"
 _FACILITY = re.compile(
@@ -125,10 +125,10 @@ _LOWER_CARE_HOME = re.compile(
 )
 #: "at sandpiper dialysis", "from lakeside community hosp", "back to fairhaven rehab": a facility typed in lower case
 _LOWER_FACILITY = re.compile(
-    r"(?:\b(?:at|from|to|in|via|agency|by)|@)[ \t]*(?P<name>(?P<head>[a-z][a-z-]{3,})(?:[ \t]+(?P<second>[a-z][a-z-]{2,}))??"
+    r"(?:\b(?:at|from|to|in|via|agency|by)|@)[ \t]*(?P<name>(?P<head>(?!(?:from|into|onto|with|over)\b)[a-z][a-z-]{3,})(?:[ \t]+(?P<second>[a-z][a-z-]{2,}))??"
     r"(?:[ \t]+(?:community|memorial|regional|general|county|university))?"
     r"[ \t]+(?:(?:acute[ \t]+)?rehab(?:ilitation)?(?:[ \t]+(?:center|hosp(?:ital)?))?|dialysis(?:[ \t]+(?:center|unit))?|hosp(?:ital)?"
-    r"|medical(?:[ \t]+(?:center|ctr))?|family[ \t]+practice|recovery(?:[ \t]+(?:center|clinic))?|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center|(?:and|&)[ \t]+rehab)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial|hospice|f?qhc|chc))(?![\w-])"
+    r"|medical(?:[ \t]+(?:center|ctr))?|family[ \t]+practice|recovery(?:[ \t]+(?:center|clinic))?|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center|(?:and|&)[ \t]+rehab)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial|regional|hospice|f?qhc|chc))(?![\w-])"
 )
 _NOT_LOWER_HEADS = rule_list("facilities", "not_lower_heads")
 _PLACE_PREPOSITION_BEFORE = re.compile(r"\b(?:from|at|to|in)[ \t]+$")
@@ -173,9 +173,20 @@ def _facility_matches(text: str):
 
 
 #: words that join a clause, never the words of a facility's name before its type word
+#: a word that ends a sentence when a full stop follows it: three letters or more, or a count ("X1.")
+def _name_like_second(word: str) -> bool:
+    """After a frequent first word, a second that is no adjective ("cape ann", "cape harbor"; not "small rural")."""
+    return not _ADJECTIVE_END.search(word)
+
+
+#: "south shore hosp", "north end clinic": a direction heads a name with a second word after it
+_DIRECTIONS = frozenset({"north", "south", "east", "west", "central"})
+_SENTENCE_END_WORD = re.compile(r"[^\W\d_]{3,}|[^\W_]*\d[^\W_]*")
+#: short forms written with a full stop inside a facility's name ("Univ. Hospital", "Ste. Justine")
+_SHORT_NAME_WORDS = frozenset({"ste", "univ", "mem", "gen", "med", "inc", "bros", "assoc", "natl", "intl", "hts", "mtn", "cty", "twp", "hosp"})
 _CLAUSE_WORDS = frozenset(
     {"to", "in", "into", "at", "by", "with", "from", "on", "is", "was", "be", "if", "when", "per",
-     "that", "about", "over", "than", "after", "before", "until", "re", "regarding"}
+     "that", "about", "over", "than", "after", "before", "until", "re", "regarding", "w", "w/"}
 )
 
 
@@ -203,8 +214,10 @@ class FacilityRecognizer(RuleRecognizer):
             words = list(re.finditer(r"\S+", m.group("name")))
             keep = 0
             for i, w in enumerate(words):
-                if w.group(0).endswith(".") and len(w.group(0)) > 4 and w.group(0)[:-1].isalpha():
-                    keep = i + 1  # "negative Babinski. Labs at discharge": the name starts after the sentence
+                stem = w.group(0)[:-1]
+                if w.group(0).endswith(".") and _SENTENCE_END_WORD.fullmatch(stem) and stem.lower() not in _SHORT_NAME_WORDS:
+                    # "negative Babinski. Labs at discharge", "AWAITING BED. LAB CALLED": the name starts after the sentence
+                    keep = i + 1
             clause = [i for i in range(keep, len(words)) if words[i].group(0).rstrip(".,:").lower() in _CLAUSE_WORDS]
             if clause:
                 # "SCREENED BY CEDAR KNOLL REHAB", "REASSURED THAT CARDIAC REHAB": the name starts after the clause,
@@ -320,12 +333,14 @@ class FacilityRecognizer(RuleRecognizer):
             head, second = m.group("head"), m.group("second")
             if not (
                 head in _NOT_LOWER_HEADS
+                or (head in _GENERIC_FACILITY_WORDS and not (second and head in _DIRECTIONS))
                 or lex.is_stop(head)
                 or lex.is_clinical(head)
                 or head in CLINICAL_ACRONYMS
-                or lex.frequency(head) >= VERY_COMMON_WORD_FREQ
+                # "cape ann hosp": a frequent word heads a name only with a second word after it
+                or (lex.is_common_word(head, strict=True) and not (second and _name_like_second(second)))
                 # "cedar hill urgent care": a second word of the name is no stop, clinical or service word
-                or (second and (second in _NOT_LOWER_HEADS or lex.is_stop(second) or lex.is_clinical(second)))
+                or (second and (second in _NOT_LOWER_HEADS or second in _GENERIC_FACILITY_WORDS or lex.is_stop(second) or lex.is_clinical(second)))
             ):
                 out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/lower"))
         out.extend(self._acronyms(text))

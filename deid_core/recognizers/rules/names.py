@@ -59,8 +59,8 @@ _I = re.IGNORECASE
 _STRONG_CUE_MODES = frozenset({"relation", "header", "credential", "signature", "continued"})
 _TITLE_MODES = frozenset({"title", "title_lower"})
 _NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
-#: English inflections: an unlisted word so shaped is a word ("LIGHTENED", "dictating"), not a name
-_INFLECTED = re.compile(r"(?:ing|ed|tion|ment|ness|ly|able|ible|ous|ive)$")
+#: English inflections: an unlisted word so shaped is a word ("LIGHTENED", "dictating", "tearful"), not a name
+_INFLECTED = re.compile(r"(?:ing|ed|tion|ment|ness|ly|able|ible|ous|ive|ful|less|ics)$")
 _MODALS = rule_list("names", "modals")
 _MONTHS = frozenset(MONTHS)
 _VERB_NAMES = rule_list("names", "verb_given_names")
@@ -111,7 +111,7 @@ _DOCTOR_ROLES = (
     r"|charge[ \t]+nurse|primary[ \t]+nurse|bedside[ \t]+nurse|dentist|optometrist|ophthalmologist|podiatrist|chiropractor|counselor"
     r"|counsellor|paramedic|medic|emt|interpreter|interp|translator|doula|investigator|coordinator|navigator|cna|pct|lpn|lvn|aide|rph|pharmd"
     r"|slp|crew|attn|assessor|examiner|specialist|technician|advocate|liaison|supervisor|phlebotomist|hygienist|cnm"
-    r"|(?:off|on)[- ]?going|oncoming|relieving|receiving(?:[ \t]+(?:nurse|rn|md|physician))?|lab[ \t]+tech|mls|mlt|np-c|fnp|aprn|crnp"
+    r"|(?:off|on)[- ]?going(?=[ \t]*:)|oncoming|relieving|receiving(?:[ \t]+(?:nurse|rn|md|physician))?|lab[ \t]+tech|mls|mlt|np-c|fnp|aprn|crnp"
     r"|adjuster|case[ \t]+mgr|psychometrist|scheduler|receptionist|unit[ \t]+clerk|ward[ \t]+clerk|house[ \t]+supervisor"
     r"|case[ \t]*worker|secretary|pi(?:[ \t]+signature)?|principal[ \t]+investigator|vaccinator"
 )
@@ -142,7 +142,7 @@ _PATIENT_HEADER = re.compile(
     _I | re.MULTILINE,
 )
 _PATIENT_INLINE = re.compile(
-    r"\b(?:patient|pt|the[ \t]+patient|our[ \t]+patient|thank[ \t]+you[ \t]+for[ \t]+(?:seeing|referring|evaluating)"
+    r"(?<!/)\b(?:patient|pt|the[ \t]+patient|our[ \t]+patient|thank[ \t]+you[ \t]+for[ \t]+(?:seeing|referring|evaluating)"
     r"|(?:i|we)[ \t]+(?:saw|evaluated|examined))[ \t]*,?[ \t]+(?=[^\W\d_])",
     _I,
 )
@@ -172,8 +172,12 @@ _HANDLE = re.compile(
 )
 #: initials typed as a signature on the note's last line: "-tk", "-JM RN"
 _INITIALS_SIGNATURE = re.compile(
-    r"(?:^|\n)[ \t]*[-–—~][ \t]?(?P<init>[A-Za-z]{2,3})(?:[ \t]+(?i:rn|md|np|lpn|rt|rrt|cna|pa))?\s*\Z"
+    r"(?:^|\n|(?<=[ \t]))[ \t]*[-–—~][ \t]?(?P<init>[A-Za-z]{2,3}|(?:[A-Za-z]\.){2,3})(?:[ \t]+(?i:rn|md|np|lpn|rt|rrt|cna|pa))?\s*\Z"
 )
+#: credentials a note may be signed with alone ("-RN"); rarer ones (MB, BS) are as often initials
+_SIGNING_CREDENTIALS = frozenset({"RN", "MD", "NP", "PA", "DO", "PT", "OT", "RT", "ST", "LPN", "CNA", "RRT", "BSN", "MSN", "SLP"})
+#: what closes a typed message after a dash but names no one
+_SIGNOFF_WORDS = frozenset({"ok", "okay", "thx", "ty", "hi", "bye", "tia", "end"})
 _CREW_SLASH = re.compile(r"[ \t]*(?:\([A-Za-z-]{2,8}\)|,[ \t]*[A-Z][A-Za-z-]{1,6})?[ \t]*/[ \t]*(?=[A-Z])")
 _FROM_HEADER = re.compile(r"(?:^|\n)[ \t]*(?P<field>from|to|cc)[ \t]*:[ \t]*", _I)
 #: an e-mail address at a care organisation's domain: whoever writes from it is staff
@@ -243,6 +247,7 @@ _NAME_BEFORE_ROLE = re.compile(
     r"(?:rn|rt|rrt|np|pa|cna|lpn|tech|sw|cm|pharmacist|therapist|interpreter|chaplain|nurse)\b(?![/-])",
     re.I,
 )
+_COMPANY_REP = re.compile(r"[ \t]+(?:reps?|representatives?)\b", re.I)
 _AND_NEXT = re.compile(r"[ \t]+(?:and|&)[ \t]+", re.I)
 _LOWER_CREDENTIAL_WORDS = frozenset({"rn", "lpn", "np", "rrt", "cna", "bsn", "msn", "pa-c", "wocn", "cwocn", "crna"})
 _LOWER_CREDENTIAL = re.compile(r"(?<![\w/-])(?:(?:bsn|msn)/)?(?:" + alternation(_LOWER_CREDENTIAL_WORDS) + r")(?:/(?:bsn|msn))?(?![\w/-])")
@@ -308,8 +313,10 @@ class NameRecognizer(RuleRecognizer):
             return False
         if mode not in ("title", "title_lower") and tok.text.isupper() and tok.text in CLINICAL_ACRONYMS:
             return False  # "ED MD", "Copy to PCP Dr ..."
-        if len(tok.text) < 2 or not any(c.isalpha() for c in tok.text):
-            return False
+        if len(tok.text) < 2 or not any(c.isalpha() for c in tok.text) or low.endswith(("'d", "’d")):
+            return False  # "pt ok'd", "d/c'd": a verb written short
+        if low in _SIGNOFF_WORDS and mode not in _TITLE_MODES:
+            return False  # "-OK" closing a message
         is_name = self._listed(tok, listed) or all(lex.is_name(p) for p in self._parts(tok))
         if not is_name and _SPECIALIST.search(low):
             return False  # "Consultant Urologist", "Ordering Clinician"
@@ -443,6 +450,28 @@ class NameRecognizer(RuleRecognizer):
             return False
         verb = tokens[k + 1].lower
         return verb in _PAST_VERBS or (verb.endswith("ed") and len(verb) > 4 and verb not in _ED_NOT_PAST)
+
+    def _caseless_name_before(self, text: str, tokens: Sequence[Token], k: int) -> bool:
+        if k == 0 or not tokens[k].caseless or self._gap(text, tokens[k - 1], tokens[k]) != " ":
+            return False
+        prev = tokens[k - 1]
+        return prev.caseless and prev.text.isalpha() and self.lexicon.is_first(prev.lower) and not self._is_word(prev.text)
+
+    def _relation_subject(self, text: str, tokens: Sequence[Token], k: int) -> bool:
+        """``wife peg called``, ``mom may in l&d``: right after a relation word, a listed given name
+        that is also a clinical or ordinary word, a month, a modal, or any word that is no English word,
+        names the person when what a
+        person does follows it (the relation and the verb are the cue such a name needs in any case)."""
+        if k >= len(tokens) or k == 0 or self._gap(text, tokens[k - 1], tokens[k]) != " ":
+            return False
+        tok = tokens[k]
+        low = tok.lower
+        lex = self.lexicon
+        if len(low) < 3 or not low.isalpha() or not (lex.is_first(low) or not self._is_word(low)) or low in FUNCTION_WORDS or low in _RELATION_SET:
+            return False
+        if tok.text in _CREDENTIAL_SET or (lex.is_stop(low) and low not in _MONTHS and low not in _MODALS):
+            return False
+        return bool(_PERSON_VERB_AFTER.match(text, tok.end))
 
     def _modal_before_verb(self, tokens: Sequence[Token], k: int) -> bool:
         """``Will stay``, ``May need``: a modal, then a lower-case verb in its base form ("Will visited" is a name)."""
@@ -666,6 +695,8 @@ class NameRecognizer(RuleRecognizer):
                 if credential and credential.group("sep").strip() == "," and credential.group("cred").upper() not in _AMBIGUOUS_CREDENTIALS:
                     # "Mr Anand Rao-Whitely, FRACS": a surgeon's title, as British and Australian letters write it
                     cand = NameCandidate(cand.start, cand.end, Category.DOCTOR, 0.96, "title_credential")
+            if rule == "doctor_cue" and run[0] == run[1] and _COMPANY_REP.match(rest):
+                return  # "fitted by zoll rep": a word before "rep" is the company
             if rule in ("doctor_cue", "signature", "signoff", "patient_inline", "self_intro", "from_header"):
                 rel = _RELATION_AFTER.match(rest)
                 if rel and rel.group("rel").lower() in _RELATION_SET:
@@ -690,6 +721,9 @@ class NameRecognizer(RuleRecognizer):
                     self._doctor_list(text, tokens, idx, listed, out)
             elif low in _RELATION_SET:
                 pos = tok.end
+                if self._caseless_name_before(text, tokens, idx):
+                    # "lives w jules partner": typed where case says nothing, a listed given name that is no word, then the relation
+                    out.append(NameCandidate(tokens[idx - 1].start, tokens[idx - 1].end, Category.PATIENT, 0.8, "relation_after"))
                 m = re.match(r"(?:['’]s)?[ \t]*[,:(]?[ \t]*(?:(?:is|was|named|called|name[ \t]+is|,)[ \t]+)?", text[pos:])
                 nxt = tokens[idx + 1] if idx + 1 < len(tokens) else None
                 if (
@@ -703,8 +737,9 @@ class NameRecognizer(RuleRecognizer):
                     continue  # "Child Life at bedside": the hospital's child life service
                 if nxt is not None and self._modal_before_verb(tokens, idx + 1):
                     continue  # "mom Will stay overnight": a capitalised modal before a verb is the modal
+                found = len(out)
                 forward(pos + (m.end() if m else 0), Category.PATIENT, "relation", 0.9, "relation")
-                if self._modal_named(tokens, idx + 1):
+                if self._modal_named(tokens, idx + 1) or (len(out) == found and self._relation_subject(text, tokens, idx + 1)):
                     out.append(self._span(text, tokens, (idx + 1, idx + 1), Category.PATIENT, 0.85, "relation"))
 
         for m in _PATIENT_HEADER.finditer(text):
@@ -755,7 +790,7 @@ class NameRecognizer(RuleRecognizer):
             if self._is_handle(m.group(group)):
                 out.append(NameCandidate(m.start(group), m.end(group), Category.DOCTOR, 0.8, "handle"))
         m = _INITIALS_SIGNATURE.search(text)
-        if m and self._is_initials(m.group("init")):
+        if m and self._signs_note(m.group("init")):
             out.append(NameCandidate(m.start("init"), m.end("init"), Category.DOCTOR, 0.75, "initials_signature"))
         for m in _SELF_INTRO.finditer(text):
             forward(m.end(), Category.PATIENT, "signoff", 0.7, "self_intro")
@@ -778,12 +813,16 @@ class NameRecognizer(RuleRecognizer):
             role_prefix = "," not in sep and bool(re.match(r"[ \t]+[A-Z][a-z]", text[m.end() : m.end() + 3]))
             if cred in _STATE_CREDENTIALS and _NUMBERED_PLACE_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
                 continue  # "CVS Pharmacy #2231, Scranton, PA": a city and its state
+            if (cred.upper() in _AMBIGUOUS_CREDENTIALS or cred.upper() == "SLP") and re.match(r"/[A-Za-z]", text[m.end() : m.end() + 2]):
+                continue  # "SPEECH/SWALLOW, PT/OT": a list of therapies, not a signature
             loose = cred.upper() in _AMBIGUOUS_CREDENTIALS and "," not in sep
             if loose and not re.match(r"[ \t]*(?:\n|$|[ \t]{2}|\d|,|\(|(?:pager|beeper|pgr|phone|cell|tel|ext)\b)", text[m.end() : m.end() + 9], _I):
                 continue  # "PLAN TO DO CT": a credential without a comma must end the line
             k = self._token_index_at(tokens, m.start()) - 1
             if k < 0 or tokens[k].end > m.start() or text[tokens[k].end : m.start()].strip(" \t.,") != "":
                 continue
+            if "." in text[tokens[k].end : m.start()] and tokens[k].shape != "initial":
+                continue  # "CAM-ICU NEG. MD NOTIFIED": a sentence ends before the credential
             run = self.run_backward(text, tokens, k, listed)
             if run and loose and (run[0] == run[1] or tokens[k].shape != "title"):
                 continue
@@ -803,10 +842,17 @@ class NameRecognizer(RuleRecognizer):
             # "barbara j. parrilli bsn/rn", "report given to kathy rn": a credential typed in lower case
             for m in _LOWER_CREDENTIAL.finditer(text):
                 k = self._token_index_at(tokens, m.start()) - 1
-                if k < 0 or text[tokens[k].end : m.start()].strip(" \t,") != "":
+                if k < 0:
                     continue
-                run = self.run_backward(text, tokens, k, listed)
-                if run:
+                initial = len(tokens[k].text) == 1 and tokens[k].text.isalpha() and k > 0 and self._gap(text, tokens[k - 1], tokens[k]) == " "
+                if text[tokens[k].end : m.start()].strip(" \t," + ("." if initial else "")) != "":
+                    continue
+                run = self.run_backward(text, tokens, k - 1 if initial else k, listed)
+                if run and initial:
+                    # "dana p rn", "jess t. rn": a given name and the initial of the surname
+                    end = tokens[k].end + (text[tokens[k].end : tokens[k].end + 1] == ".")
+                    out.append(NameCandidate(tokens[run[0]].start, end, Category.DOCTOR, 0.85, "credential_lower"))
+                elif run:
                     out.append(self._span(text, tokens, run, Category.DOCTOR, 0.85, "credential_lower"))
         return self._doctor_signoffs(text, out)
 
@@ -840,6 +886,21 @@ class NameRecognizer(RuleRecognizer):
         frequent word (most letter pairs occur somewhere as words, so only frequent ones count)."""
         up = word.upper()
         return (word.islower() or word.isupper()) and up not in _CREDENTIAL_SET and up not in CLINICAL_ACRONYMS and not self._is_word(word, strict=True)
+
+    def _signs_note(self, word: str) -> bool:
+        """``-KM``, ``-lt``, ``~ap``, ``-T.O. RN`` alone at a note's end: the writer's initials. Where
+        they stand is the evidence, so letter pairs that are also short forms count; a stop word, a
+        credential or a sign-off word ("-ok") does not, and three letters must be no word at all
+        ("-ivf" ends a list)."""
+        letters = word.replace(".", "")
+        low = letters.lower()
+        if "." in word:
+            return True
+        if len(letters) > 2:
+            return self._is_initials(letters)
+        if not (letters.islower() or letters.isupper()) or letters.upper() in _SIGNING_CREDENTIALS:
+            return False
+        return not (low in _SIGNOFF_WORDS or low in FUNCTION_WORDS or self.lexicon.is_stop(low))
 
     @staticmethod
     def _doctor_signoffs(text: str, cands: list[NameCandidate]) -> list[NameCandidate]:
@@ -955,6 +1016,8 @@ class NameRecognizer(RuleRecognizer):
         if j - i > 3:
             return None
         run = tokens[i : j + 1]
+        if len(run) == 1 and run[0].caseless and not self._listed(run[0], set()) and _INFLECTED.search(run[0].lower):
+            return None  # "CALLED X2 OVERNIGHT, REASSURED, NEIGHBOR CHECKING": a verb before the relation
         if any(t.lower in FUNCTION_WORDS or t.lower in _RELATION_SET or t.text in _CREDENTIAL_SET for t in run):
             return None
         if run[0].shape == "initial" or self.lexicon.is_stop(run[-1].lower) and not self.lexicon.is_name(run[-1].lower):

@@ -45,6 +45,8 @@ _PLACE_TAILS = rule_list("place_cues", "place_tail_words")
 #: "pt from saltmarsh point", "sister from new hampshire", "from waco, tx": after a bare "from" or "near",
 #: where case says nothing, only a place's own shape counts (a listed town of two words or more, a
 #: state, a word and a place word after it, or a town and its state)
+#: state short forms that are also words or clinical short forms: no state without a comma before them
+_WORD_STATES = frozenset("in me ok or hi oh pa ma md de co la al ga id ms ct nc ne ar mt".split())
 _PLACE_AFTER_BARE_CASELESS = re.compile(
     r"(?<![\w-])(?:from|near)[ \t]+(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{1,})?)(?P<state>,[ \t]*[a-z]{2}\b)?", re.I
 )
@@ -165,6 +167,8 @@ class PlaceCueRecognizer(RuleRecognizer):
             end = m.end("place")  # "east harlan"
         elif two and (words[1] in _PLACE_TAILS or words[1] in countries()) and self._town_word(words[0], rare=True):
             end = m.end("place")  # "saltmarsh point", "cobb hollow", "goiania brazil"
+        elif two and words[1].upper() in STATE_ABBRS and words[1] not in _WORD_STATES and self._town_word(words[0], rare=True):
+            end = m.end("place")  # "pt from woonsocket ri": a town and its state without the comma
         elif self._town_word(words[0]) and (not strong_only or (with_state and len(words) == 1)):
             end = m.start("place") + len(place.split()[0])
         else:
