@@ -35,7 +35,9 @@ from types import MappingProxyType
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.lexicon import (
+    AMBIGUOUS_STATE_ABBRS,
     DATA_DIR,
+    STATE_ABBRS,
     STATES,
     VERY_COMMON_WORD_FREQ,
     Lexicon,
@@ -293,7 +295,7 @@ EPONYM_TRIGGERS = frozenset(
     point area cells cell body bodies canal duct gland space ligament membrane hernia diverticulum deformity contracture
     aneurysm tremor chorea dementia encephalopathy apnea respiration breathing murmur rub spots nodules bundle fibers
     coma agitation hugger pump port drip solution disorder lesion reaction response effect circle pattern fall oesophagus
-    grass dynamometer grade class wort protocol regimen collar bolt monitor rules
+    grass dynamometer grade class wort protocol regimen collar bolt monitor rules paralysis wave waves cath
     """.split()
 )
 
@@ -305,6 +307,24 @@ _POSSESSIVE_EPONYM_TRIGGERS = frozenset({"negative", "positive", "neg", "pos", "
 #: a lone capital letter after a place, with no period: a device's model ("Miami J"), not an initial; letters
 #: that notes use as shorthand ("W/" with, "X" times, "L"/"R" sides, "C" with, "S" without, "N"/"E") do not count
 _MODEL_LETTER_AFTER = re.compile(r"[ \t]+[DFGHJKMQTUVYZ](?![\w'’/&-]|\.\w)")
+
+
+_STATE_AFTER = re.compile(r"(?P<comma>[ \t]*,)?[ \t]*(?P<abbr>[A-Za-z]{2})(?![\w'’-])")
+
+
+def state_after(text: str, end: int) -> int:
+    """Where a town ends when its state's short form follows it in the town's own case ("keene nh",
+    "LEWISTON, ME"); a short form that is also a word or a clinical one ("in", "me", "ct") needs the comma."""
+    m = _STATE_AFTER.match(text, end)
+    if not m:
+        return end
+    abbr = m.group("abbr")
+    town = text[max(0, end - 3) : end]
+    if abbr.upper() not in STATE_ABBRS or not ((abbr.islower() and town.islower()) or (abbr.isupper() and town.isupper())):
+        return end
+    if not m.group("comma") and abbr.upper() in AMBIGUOUS_STATE_ABBRS:
+        return end
+    return m.end()
 
 
 def followed_by_eponym_trigger(text: str, end: int) -> bool:
@@ -383,7 +403,9 @@ class GazetteerRecognizer(RuleRecognizer):
         if lex.is_eponym(word) or lex.is_stop(word):
             return cue and not lex.is_eponym(word)
         if cue:
-            return True
+            # "MURMUR 3/6 AT APEX": in capitals a clinical word after a place cue is where in the body,
+            # unless its state or country follows ("TO LIMA, OHIO")
+            return not (lex.is_clinical(word) and word.isupper()) or bool(re.match(r"[ \t]*,[ \t]*[A-Z]{2}", text[hit.end : hit.end + 6]))
         if (
             word.lower() in prominent_places()
             and lex.census_share(word) < PROMINENT_NAME_SHARE
@@ -445,7 +467,7 @@ class GazetteerRecognizer(RuleRecognizer):
                     out.append(Span(hit.start, hit.end, Category.HOSPITAL, 0.85, "gazetteer/hospital"))
                 continue
             if hit.kinds & PLACE_KINDS and self._case_ok(surface, hit.entries) and self._place_ok(text, hit):
-                out.append(Span(hit.start, hit.end, Category.LOCATION, 0.7, "gazetteer/place", Evidence.GUESS))
+                out.append(Span(hit.start, state_after(text, hit.end), Category.LOCATION, 0.7, "gazetteer/place", Evidence.GUESS))
             elif hit.kinds & PLACE_KINDS and surface.islower() and self._lowercase_place_ok(text, hit):
-                out.append(Span(hit.start, hit.end, Category.LOCATION, 0.6, "gazetteer/place_lower"))
+                out.append(Span(hit.start, state_after(text, hit.end), Category.LOCATION, 0.6, "gazetteer/place_lower"))
         return out

@@ -43,6 +43,7 @@ for tests that must not depend on whether a model has been trained.
 from __future__ import annotations
 
 import importlib
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -155,8 +156,17 @@ class MixedDetector:
         return self
 
     def member_spans(self, notes: Sequence[ClinicalNote], names: Sequence[str] | None = None) -> dict[str, list[NoteSpans]]:
-        """Each member's own spans for every note, before union and resolution."""
-        return {name: self.members[name].batch(notes) for name in (names or self.names)}
+        """Each member's own spans for every note, before union and resolution.
+
+        Members run side by side: a model's inference leaves the interpreter
+        lock while it runs, so the rules use a core the model would leave idle
+        between its batches."""
+        use = list(names or self.names)
+        if len(use) < 2:
+            return {name: self.members[name].batch(notes) for name in use}
+        with ThreadPoolExecutor(max_workers=len(use), thread_name_prefix="deid-member") as pool:
+            running = {name: pool.submit(self.members[name].batch, notes) for name in use}
+            return {name: running[name].result() for name in use}
 
     def combine(
         self,

@@ -99,3 +99,16 @@ def test_a_numbered_street_after_a_home_cue_in_any_case_takes_its_town(unit_find
     assert unit_finds("address", note) == {"18 pleasant st apt 2, malden": Category.LOCATION}
     assert unit_finds("address", "SON TO PICK UP RX. LIVES W/ SON AT 44 HAWTHORNE ST, LYNN.") == {"44 HAWTHORNE ST, LYNN": Category.LOCATION}
     assert unit_finds("address", "gave 20 mg iv st now, lives at home" + LOWER_TAIL) == {}
+
+
+def test_a_caseless_street_takes_its_town_and_after_at_needs_a_home(unit_finds):
+    assert unit_finds("address", "pedestrian struck on main st, wareham, pelvic fx" + LOWER_TAIL) == {"main st, wareham": Category.LOCATION}
+    assert unit_finds("address", "THEY LIVE AT WARREN AVE, BROCKTON.") == {"WARREN AVE, BROCKTON": Category.LOCATION}
+    assert unit_finds("address", "fall down stairs at home (14 quarry rd) found by neighbor" + LOWER_TAIL) == {"14 quarry rd": Category.LOCATION}
+    assert unit_finds("address", "PT WAS FOUND AT 118 LINDEN ST, QUINCY, DOWN UNKNOWN DURATION.") == {"118 LINDEN ST, QUINCY": Category.LOCATION}
+    assert unit_finds("address", "MEETING AT FRONT ST DESK" + LOWER_TAIL.upper()) == {}
+
+
+def test_a_street_name_does_not_reach_back_across_a_full_stop(unit_finds):
+    assert unit_finds("address", "HGB 8.9 -> 1 U PRBC. CT -20 SXN, 180 ML SEROSANG.") == {}
+    assert unit_finds("address", "A-PACED 90 VIA EPICARDIAL WIRES. CT OUTPUT 120 ML.") == {}

@@ -113,3 +113,8 @@ def test_a_month_day_before_what_a_study_showed_is_a_date(unit_finds):
 
 def test_around_a_half_hour_on_a_night_shift_is_a_clock_time(unit_finds):
     assert unit_finds("date", "nursing 7p-7a pt came up from ed around 2030 w rll pna") == {}
+
+
+def test_status_post_a_procedure_of_several_words_cues_its_day_and_chest_pain_is_scored(unit_finds):
+    assert unit_finds("date", "NEURO ICU: S/P VP SHUNT REVISION 12/7 FOR MALFUNCTION.") == {"12/7": Category.DATE}
+    assert unit_finds("date", "ccu sbar s: cp 7/10 at 2310 b: nstemi 2 days ago") == {}

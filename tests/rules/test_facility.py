@@ -148,3 +148,7 @@ def test_a_lowercase_facility_after_two_prepositions_or_a_direction(unit_finds):
 def test_in_capitals_w_is_with_and_starts_no_facility_name(unit_finds):
     assert unit_finds("facility", "REFERRAL SENT. BACKUP HOME W VNA.") == {}
     assert unit_finds("facility", "MRN VERIFIED W BLOOD BANK FOR EACH UNIT.") == {}
+
+
+def test_a_type_word_before_a_line_names_a_catheter(unit_finds):
+    assert unit_finds("facility", "PLEX #2 VIA R IJ TEMP DIALYSIS CATH. NEURO RESIDENT PAGED.") == {}

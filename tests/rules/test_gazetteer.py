@@ -60,3 +60,8 @@ def test_a_place_named_collar_is_a_device_not_a_place(detect):
 def test_a_place_before_a_collar_letter_or_a_clinical_rule_is_an_eponym(unit_finds):
     assert unit_finds("gazetteer", "NEURO ICU NIGHTS: C5 SCI ASIA A, MIAMI J.\nNEURO: NO MOTOR BELOW C5.") == {}
     assert unit_finds("gazetteer", "TMAX 37.9. OTTAWA ANKLE RULES N/A, NO FALL.") == {}
+
+
+def test_in_capitals_a_clinical_word_after_a_place_cue_is_where_in_the_body(unit_finds):
+    assert unit_finds("gazetteer", "MURMUR 3/6 HOLOSYSTOLIC AT APEX. 2L NC.") == {}
+    assert unit_finds("gazetteer", "TRANSFERRED TO LIMA, OHIO FOR CABG.") == {"LIMA": Category.LOCATION}

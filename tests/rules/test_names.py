@@ -282,3 +282,10 @@ def test_sentence_ends_roles_in_passing_and_a_pulse_name_no_one(unit_finds):
     assert unit_finds("names", "cryo x2 plt x1 for ongoing ooze, still chasing bp" + LOWER_TAIL) == {}
     assert unit_finds("names", "lower ext checks q1h stable dp/pt dopp. hct 30 stable" + LOWER_TAIL) == {}
     assert unit_finds("names", "HUSBAND CALLED X2 OVERNIGHT, REASSURED, NEIGHBOR CHECKING ON HIM.") == {}
+
+
+def test_spoke_with_written_short_is_a_cue_and_eponyms_in_capitals_name_no_one(detect):
+    # found and masked; whether a relative or a clinician, the words around her do not say
+    assert set(detect("spoke w/ amber by phone, she agrees, will call back" + LOWER_TAIL)) == {"amber"}
+    assert detect("CORE 29.8 ON ARRIVAL, OSBORN WAVES ON ECG. HX GRAVES' S/P RAI.") == {}
+    assert detect("pt slept 0100-0500. will pass on to day shift. -nsg\n\n") == {}

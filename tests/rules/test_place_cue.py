@@ -73,3 +73,10 @@ def test_a_town_and_its_state_without_a_comma_after_a_bare_from(unit_finds):
     }
     # a state short form that is also a word or a clinical short form needs its comma
     assert unit_finds("place_cue", "transferred from ed me, then from pacu ok" + LOWER_TAIL) == {}
+
+
+def test_a_towns_state_in_the_towns_own_case_joins_it_without_a_comma(detect):
+    assert detect("aking him home when ready, they live in cranston ri. teaching done" + LOWER_TAIL) == {"cranston ri": Category.LOCATION}
+    assert detect("daughter drives, home is 2 hrs away in keene nh" + LOWER_TAIL) == {"keene nh": Category.LOCATION}
+    # a short form that is also a word needs its comma
+    assert detect("LIVES IN BANGOR ME WITH WIFE.") == {"BANGOR": Category.LOCATION}

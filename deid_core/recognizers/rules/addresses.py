@@ -67,7 +67,7 @@ _UNIT = re.compile(
 _CITY_STATE_TAIL = re.compile(
     rf"[ \t]*,?[ \t]*\n?[ \t]*(?P<city>{_CITY})[ \t]*,?[ \t]*(?P<state>{_STATE_NAMES}|{_STATE_ABBR})\b(?:[ \t]*,?[ \t]*(?P<zip>{_ZIP}))?"
 )
-_CITY_ONLY_TAIL = re.compile(rf"[ \t]*,[ \t]*(?P<city>{_CITY})(?=[ \t]*(?:[.;\n)]|$))")
+_CITY_ONLY_TAIL = re.compile(rf"[ \t]*,[ \t]*(?P<city>{_CITY})(?=[ \t]*(?:[.;,\n)]|$))")
 _ZIP_TAIL = re.compile(rf"[ \t]*,?[ \t]*(?P<zip>{_ZIP})")
 
 _CITY_STATE = re.compile(
@@ -95,12 +95,14 @@ _NAMED_STREET = re.compile(
 )
 #: the same where case says nothing: "shot outside his cousins house on maple st", "LIVES OFF ELM STREET"
 _CASELESS_NAMED_STREET = re.compile(
-    r"\b(?:on|off|along)[ \t]+(?P<street>(?P<first>[a-z][a-z'’]+)[ \t]+(?:[a-z][a-z'’]+[ \t]+)?"
+    r"\b(?P<prep>on|off|along|at)[ \t]+(?P<street>[a-z][a-z'’]+[ \t]+(?:[a-z][a-z'’]+[ \t]+)?"
     r"(?:ave|avenue|st|street|rd|road|blvd|boulevard|ln|lane|pkwy|parkway|pike|terrace)\b\.?)(?![ \t]*\d)",
     _I,
 )
+#: short forms written with a full stop inside a street's name ("Mt. Vernon Rd", "Ft. Hood Blvd")
+_STREET_ABBREVIATIONS = frozenset({"MT", "FT", "ST", "STE", "PT", "N", "S", "E", "W", "NE", "NW", "SE", "SW", "DR", "JR", "MLK"})
 #: where a home's street follows: "lives at", "home on", "address:"
-_HOME_AT_BEFORE = re.compile(r"\b(?:lives|living|live|resides|residing|home|address|moved|staying)\b[^\n.;]{0,16}?(?:\bat|\bon|:)[ \t]*$", _I)
+_HOME_AT_BEFORE = re.compile(r"\b(?:lives|living|live|resides|residing|home|address|moved|staying)\b[^\n.;]{0,16}?(?:\bat|\bon|:|\()[ \t]*$", _I)
 #: a town typed in lower or upper case after a street, up to where the clause ends
 _CASELESS_TOWN_TAIL = re.compile(r"[ \t]*,[ \t]*(?P<city>[A-Za-z][a-z'’-]+|[A-Z][A-Z'’-]+)(?=[ \t]*(?:[,.;\n]|$|[ \t]+(?i:alone|with|w|per|by)\b))")
 #: "1187 County Road 40": the number after a road word belongs to the street
@@ -294,7 +296,15 @@ class LocationPatternRecognizer(RuleRecognizer):
                 continue
             if any(self._not_street_word(w) for w in street.split()[:-1]):
                 continue
-            out.append(Span(m.start("street"), m.end("street"), Category.LOCATION, score=0.7, source="address/named_street"))
+            if m.group("prep").lower() == "at" and not _HOME_AT_BEFORE.search(text[max(0, m.start() - 30) : m.end("prep")]):
+                continue  # "THEY LIVE AT WARREN AVE": after "at", only where someone lives
+            end = m.end("street")
+            town = _CASELESS_TOWN_TAIL.match(text, end)
+            if town and not self._not_street_word(town.group("city")) and (
+                self._city_known(town.group("city")) or not self.lexicon.is_common_word(town.group("city"))
+            ):
+                end = town.end()  # "struck on main st, wareham"
+            out.append(Span(m.start("street"), end, Category.LOCATION, score=0.7, source="address/named_street"))
         for m in _ROOM.finditer(text):
             if re.match(r"[-.][ \t]?\d|[ \t]+\d{3}[-. ]\d{4}(?!\d)", text[m.end() : m.end() + 12]):
                 continue  # "cell 503-555-0148", "CELL 410 202-6694" are telephones
@@ -399,4 +409,6 @@ class LocationPatternRecognizer(RuleRecognizer):
             return False  # "4 BEAT RUN NSVT", "30 SEC RUN AFIB": a run of a rhythm, not a street called Run
         if any(w in _PROSE_WORDS for w in name_words):
             return False  # "level 3 and respite at Mercy Place" is prose that ends on a street word
+        if any(w.endswith(".") and len(w) > 2 and w[:-1].upper() not in _STREET_ABBREVIATIONS for w in name_words):
+            return False  # "1 U PRBC. CT -20", "2L NC. CT SURG": a sentence ends before the street word
         return any(w[:1].isupper() or w[:1].isdigit() for w in name_words)

@@ -342,7 +342,7 @@ _MD_EVENT_BEFORE = re.compile(
     r"l?bm|today|yesterday|tomorrow|tonight|icu|micu|sicu|ccu|csru|cvicu|nicu|picu|pacu|ed|er|osh|floor|rehab|hospital|extubation|intubation)"
     r"[ \t]*[:#~-]?[ \t]*$"
     # "s/p whipple 10/6", "s/p fall 4/1": the day of the event the patient is status post
-    r"|\bs/p[ \t]+[a-z][\w/+-]*(?:[ \t]+[a-z][\w/+-]*)?[ \t]*$"
+    r"|\bs/p[ \t]+[a-z][\w/+-]*(?:[ \t]+[a-z][\w/+-]*){0,2}[ \t]*$"
     # "intubated 0200 7/15", "extubated @ 1100 on 3/2": a clock time between a past event and its day
     r"|\b[a-z]+ed[ \t]+@?[ \t]*(?:[01]\d|2[0-3])[0-5]\d(?:[ \t]+on)?[ \t]*$"
     # "last drink 3/9", "next clinic 4/8": a last or next event
@@ -375,7 +375,7 @@ _MD_LINE_START_AFTER = re.compile(r"^[ \t]*(?::|-[ \t]|–|—|\))")
 _MD_TRAP_BEFORE = re.compile(
     r"\b(?P<word>bp|b/p|blood[ \t]+pressures?|pressures?|peep|ps|psv|cpap|bipap|ipap|epap|vent|ventilator|settings?|simv|prvc|"
     r"ac|strength|motor|power|pain|scores?|scored|grades?|reflex(?:es)?|ratio|dose|doses|tabs?|tablets?|rated|scale|"
-    r"gcs|apgars?|murmur|dtrs?|vision|acuity|mmhg|sbp|dbp|fio2|spo2|weaned|wean|weaning|titrated|rass|cam|tof|twitch(?:es)?|"
+    r"cp|chest[ \t]+pain|gcs|apgars?|murmur|dtrs?|vision|acuity|mmhg|sbp|dbp|fio2|spo2|weaned|wean|weaning|titrated|rass|cam|tof|twitch(?:es)?|"
     r"train[ \t]+of[ \t]+(?:four|4)|ha|h/a|headache)\b[^/]*$",
     _I,
 )

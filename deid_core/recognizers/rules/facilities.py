@@ -70,6 +70,7 @@ _FACILITY = re.compile(
     rf"(?P<name>(?:{_FAC_NAME_TOKEN}[ \t]+(?:(?:of|the|and|&|de|for)[ \t]+){{0,2}}){{1,6}})(?P<type>(?i:{_FAC_TYPE}))(?![\w])"
     rf"(?P<of>[ \t]+of[ \t]+(?:the[ \t]+)?(?:[A-Z][\w'’.-]*(?:[ \t]+(?:of[ \t]+)?)?){{1,4}})?"
 )
+_DEVICE_AFTER = re.compile(r"[ \t]+(?i:cath|catheter|line|port|access)\b")
 _NOT_A_NAME_AFTER = re.compile(
     r"[ \t]?(?i:number|no\b|num\b|id\b|course|stay|day\b|days\b|admission|discharge|policy|visit\b)"
 )
@@ -209,6 +210,8 @@ class FacilityRecognizer(RuleRecognizer):
                 continue  # "Routine Dental care": a type written in lowercase is ordinary prose
             if _NOT_A_NAME_AFTER.match(text, m.end("type")):
                 continue  # "Hospital number", "LAD. Hospital course" are prose
+            if _DEVICE_AFTER.match(text, m.end("type")):
+                continue  # "R IJ TEMP DIALYSIS CATH": a line, not a unit
             if text[m.end("type") : m.end("type") + 1] == ":" and not text[text.rfind("\n", 0, m.start()) + 1 : m.start()].strip():
                 continue  # "Recent Labs:", "Discharge Pharmacy:" at the start of a line are section labels
             words = list(re.finditer(r"\S+", m.group("name")))

@@ -125,7 +125,7 @@ _BY_PHRASES = (
 _DOCTOR_CUES = re.compile(
     rf"(?:\b(?:{_DOCTOR_ROLES})\b[ \t]*(?P<colon>[:#-]|\bis\b)?[ \t]*"
     rf"|\b(?:{_BY_PHRASES})(?:[ \t]+(?:to|in|at|on|with)?[ \t]*[a-z][\w-]*){{0,2}}[ \t]+by[ \t]*:?[ \t]*"
-    rf"|\b(?:discussed[ \t]+with|d/w|spoke[ \t]+(?:with|to)|paged|page[ \t]+to|called[ \t]+to|cc'?d?[ \t]+to|copy[ \t]+to|copies[ \t]+to"
+    rf"|\b(?:discussed[ \t]+with|d/w|spoke[ \t]+(?:with|to|w/|w)(?![\w/])|paged|page[ \t]+to|called[ \t]+to|cc'?d?[ \t]+to|copy[ \t]+to|copies[ \t]+to"
     # a hand-off names the nurse or clinician taking over: "report to imani on 10 west", "signed out to dr ruiz"
     rf"|(?:gave[ \t]+|given[ \t]+)?report[ \t]+(?:given[ \t]+)?to|handed[ \t]+(?:off|over)[ \t]+to|signed[ \t]+out[ \t]+to)[ \t]+)",
     _I,

@@ -11,9 +11,9 @@ import re
 from collections.abc import Iterable
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
-from deid_core.recognizers.gazetteer import GazetteerResources, default_resources
+from deid_core.recognizers.gazetteer import GazetteerResources, default_resources, state_after
 from deid_core.recognizers.case import note_is_lower
-from deid_core.recognizers.lexicon import STATE_ABBRS, STATES, countries, rule_list, us_cities
+from deid_core.recognizers.lexicon import AMBIGUOUS_STATE_ABBRS, STATE_ABBRS, STATES, countries, rule_list, us_cities
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, TITLE_BEFORE_NAME
 from deid_core.recognizers.rules.tokens import caps_lines, line_is_caps
 from deid_core.spans import Category, Span
@@ -45,8 +45,6 @@ _PLACE_TAILS = rule_list("place_cues", "place_tail_words")
 #: "pt from saltmarsh point", "sister from new hampshire", "from waco, tx": after a bare "from" or "near",
 #: where case says nothing, only a place's own shape counts (a listed town of two words or more, a
 #: state, a word and a place word after it, or a town and its state)
-#: state short forms that are also words or clinical short forms: no state without a comma before them
-_WORD_STATES = frozenset("in me ok or hi oh pa ma md de co la al ga id ms ct nc ne ar mt".split())
 _PLACE_AFTER_BARE_CASELESS = re.compile(
     r"(?<![\w-])(?:from|near)[ \t]+(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{1,})?)(?P<state>,[ \t]*[a-z]{2}\b)?", re.I
 )
@@ -167,7 +165,7 @@ class PlaceCueRecognizer(RuleRecognizer):
             end = m.end("place")  # "east harlan"
         elif two and (words[1] in _PLACE_TAILS or words[1] in countries()) and self._town_word(words[0], rare=True):
             end = m.end("place")  # "saltmarsh point", "cobb hollow", "goiania brazil"
-        elif two and words[1].upper() in STATE_ABBRS and words[1] not in _WORD_STATES and self._town_word(words[0], rare=True):
+        elif two and words[1].upper() in STATE_ABBRS and words[1].upper() not in AMBIGUOUS_STATE_ABBRS and self._town_word(words[0], rare=True):
             end = m.end("place")  # "pt from woonsocket ri": a town and its state without the comma
         elif self._town_word(words[0]) and (not strong_only or (with_state and len(words) == 1)):
             end = m.start("place") + len(place.split()[0])
@@ -175,7 +173,7 @@ class PlaceCueRecognizer(RuleRecognizer):
             return None
         if with_state and end == m.end("place"):
             end = m.end("state")  # "lewiston, me"
-        return end
+        return state_after(m.string, end)  # "they live in cranston ri"
 
     def _town_word(self, word: str, *, listed_ok: bool = False, rare: bool = False) -> bool:
         """A word that may name a town: no function, clinical or ordinary word (``listed_ok``: the second word of a
