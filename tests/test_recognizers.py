@@ -285,6 +285,20 @@ def test_names_travel_across_notes_of_the_same_patient_only(pipeline):
     assert not [s for s in c if s.category is Category.PATIENT]
 
 
+def test_a_part_of_a_hyphenated_name_travels_to_a_note_that_writes_only_that_part(pipeline):
+    # "Tane" alone is found in no note by itself; only the patient's other note names it
+    later = "Refills sent; Tane to stop ibuprofen."
+    assert pipeline.analyze(later) == []
+    notes = [
+        ClinicalNote("a", "Patient: Wiremu Tane-Kahu\nDOB 1/2/1950", "P1"),
+        ClinicalNote("b", later, "P1"),
+        ClinicalNote("c", "No visitors today; plan unchanged.", "P1"),
+    ]
+    a, b, c = pipeline.analyze_batch(notes)
+    assert [(later[s.start : s.end], s.category) for s in b] == [("Tane", Category.PATIENT)]
+    assert c == []
+
+
 def test_note_context_supplies_names_from_other_notes(pipeline):
     text = "Tane-Kahu called about refills."
     ctx = NoteContext(note_id="n2", patient_id="P1", known_names={"Wiremu Tane-Kahu": Category.PATIENT})

@@ -287,8 +287,18 @@ def propagate_batch(
             out.append(spans)
             continue
         others = {k: v for k, v in per_patient.get(note.patient_id, {}).items() if k not in own or own[k] is not v}
-        out.append(refine(note, spans, others) if others else spans)
+        out.append(refine(note, spans, others) if others and _may_occur(note.text, others) else spans)
     return out
+
+
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
+
+
+def _may_occur(text: str, forms: Mapping[str, Category]) -> bool:
+    """Could any variant of ``forms`` occur in ``text``? Every variant holds a word of two letters or more
+    from its form, so a note holding none of those words needs no second pass."""
+    words = {w for form in forms for w in _LETTERS.findall(form.lower())}
+    return any(w in words for w in _LETTERS.findall(text.lower()))
 
 
 # "(Radomir Kovalenko, 71)", "Ines Quintanar, 88, who", "Delphine Arceneaux, 38F": a bare number
