@@ -333,14 +333,10 @@ def followed_by_eponym_trigger(text: str, end: int) -> bool:
     if not m:
         return False
     word = m.group(2).lower()
-    if _is_trigger(word) or (bool(m.group(1)) and word in _POSSESSIVE_EPONYM_TRIGGERS):
+    if word in EPONYM_TRIGGERS or (bool(m.group(1)) and word in _POSSESSIVE_EPONYM_TRIGGERS):
         return True
     # "Ottawa ankle rules", "Glasgow coma scale": a clinical word between the name and the trigger
-    return bool(m.group(3)) and _is_trigger(m.group(3).lower()) and default_lexicon().is_clinical(word)
-
-
-def _is_trigger(word: str) -> bool:
-    return word in EPONYM_TRIGGERS
+    return bool(m.group(3)) and m.group(3).lower() in EPONYM_TRIGGERS and default_lexicon().is_clinical(word)
 
 
 def is_titled(surface: str) -> bool:

@@ -103,6 +103,8 @@ _CASELESS_NAMED_STREET = re.compile(
 _STREET_ABBREVIATIONS = frozenset({"MT", "FT", "ST", "STE", "PT", "N", "S", "E", "W", "NE", "NW", "SE", "SW", "DR", "JR", "MLK"})
 #: where a home's street follows: "lives at", "home on", "address:"
 _HOME_AT_BEFORE = re.compile(r"\b(?:lives|living|live|resides|residing|home|address|moved|staying)\b[^\n.;]{0,16}?(?:\bat|\bon|:|\()[ \t]*$", _I)
+#: "HEAD OF BED 30": what makes a bed's number its angle
+_HEAD_OF_BED_BEFORE = re.compile(r"head[ \t]+of[ \t]+$", _I)
 #: a town typed in lower or upper case after a street, up to where the clause ends
 _CASELESS_TOWN_TAIL = re.compile(r"[ \t]*,[ \t]*(?P<city>[A-Za-z][a-z'’-]+|[A-Z][A-Z'’-]+)(?=[ \t]*(?:[,.;\n]|$|[ \t]+(?i:alone|with|w|per|by)\b))")
 #: "1187 County Road 40": the number after a road word belongs to the street
@@ -160,6 +162,11 @@ _NOT_COUNTY_HEAD = rule_list("addresses", "not_county_heads")
 _PROSE_WORDS = rule_list("addresses", "prose_words")
 
 
+def _after_home_cue(text: str, pos: int) -> bool:
+    """Does a home cue ("lives at", "home on", "address:") end at ``pos``?"""
+    return bool(_HOME_AT_BEFORE.search(text[max(0, pos - 30) : pos]))
+
+
 class LocationPatternRecognizer(RuleRecognizer):
     """Street addresses (with unit, city, state, ZIP), ``City, ST ZIP``, ZIP codes, rooms and beds.
 
@@ -184,12 +191,16 @@ class LocationPatternRecognizer(RuleRecognizer):
     def _home_street_caseless(self, text: str, m: re.Match[str]) -> bool:
         """``lives at 18 pleasant st apt 2``: typed where case says nothing, a numbered street after a home cue,
         its name words no stop, function or clinical words."""
-        if not _HOME_AT_BEFORE.search(text[max(0, m.start() - 30) : m.start()]):
+        if not _after_home_cue(text, m.start()):
             return False
         name_words = [w.rstrip(".,") for w in m.group(0).split()[1:-1]]
         if not name_words or not all(w.islower() or w.isupper() for w in name_words):
             return False
         return not any(self._not_street_word(w) or _DOSE_WORD.fullmatch(w) for w in name_words)
+
+    def _caseless_town(self, word: str) -> bool:
+        """A town typed after a street where case says nothing: a listed city, or no stop, clinical or ordinary word."""
+        return not self._not_street_word(word) and (self._city_known(word) or not self.lexicon.is_common_word(word))
 
     def _not_street_word(self, word: str) -> bool:
         """A stop, function or clinical word is no part of a street's name ("on levo st 110s", "on his way")."""
@@ -255,7 +266,7 @@ class LocationPatternRecognizer(RuleRecognizer):
                 end = tail.end()
             else:
                 city = (_CASELESS_TOWN_TAIL if home_typed else _CITY_ONLY_TAIL).match(text, end)
-                if city and (self._city_known(city.group("city")) or (home_typed and not self._not_street_word(city.group("city")) and not self.lexicon.is_common_word(city.group("city")))):
+                if city and (self._city_known(city.group("city")) or (home_typed and self._caseless_town(city.group("city")))):
                     end = city.end()
                 z = _ZIP_TAIL.match(text, end)
                 if z:
@@ -296,13 +307,11 @@ class LocationPatternRecognizer(RuleRecognizer):
                 continue
             if any(self._not_street_word(w) for w in street.split()[:-1]):
                 continue
-            if m.group("prep").lower() == "at" and not _HOME_AT_BEFORE.search(text[max(0, m.start() - 30) : m.end("prep")]):
+            if m.group("prep").lower() == "at" and not _after_home_cue(text, m.end("prep")):
                 continue  # "THEY LIVE AT WARREN AVE": after "at", only where someone lives
             end = m.end("street")
             town = _CASELESS_TOWN_TAIL.match(text, end)
-            if town and not self._not_street_word(town.group("city")) and (
-                self._city_known(town.group("city")) or not self.lexicon.is_common_word(town.group("city"))
-            ):
+            if town and self._caseless_town(town.group("city")):
                 end = town.end()  # "struck on main st, wareham"
             out.append(Span(m.start("street"), end, Category.LOCATION, score=0.7, source="address/named_street"))
         for m in _ROOM.finditer(text):
@@ -310,7 +319,7 @@ class LocationPatternRecognizer(RuleRecognizer):
                 continue  # "cell 503-555-0148", "CELL 410 202-6694" are telephones
             if _POST_OP_DAY.fullmatch(m.group(0)):
                 continue  # "s/p cabg, pod #2", "AMBULATE POD 1": a post-operative day, not a bed pod
-            if re.search(r"head[ \t]+of[ \t]+$", text[max(0, m.start() - 12) : m.start()], _I):
+            if _HEAD_OF_BED_BEFORE.search(text, max(0, m.start() - 12), m.start()):
                 continue  # "HEAD OF BED 30": the bed's angle in degrees
             if _CHAIR_AT.fullmatch(m.group(0)) or re.search(r"chair[ \t]*\d[xX]$", m.group(0), _I):
                 continue  # "OOB TO CHAIR 1500", "chair 1400-1600", "CHAIR 3X": the hour or the times the patient sat up

@@ -396,7 +396,7 @@ _CULTURE_AFTER = re.compile(r"^[ \t]*(?:[bu]cx|cx|cultures?|bottles?)\b", _I)
 _CULTURE_BEFORE = re.compile(r"\b(?:[bu]cx|cx|cultures?|bottles?)[ \t:]*$", _I)
 
 
-def _earlier_score_on_line(text: str, start: int, denominator: str) -> bool:
+def _earlier_score_in_sentence(text: str, start: int, denominator: str) -> bool:
     """An earlier m/d in the same sentence, out of the same total, that is itself a score."""
     sentence_start = max(text.rfind("\n", 0, start), text.rfind(". ", 0, start), text.rfind(";", 0, start)) + 1
     for m in re.finditer(rf"(?<![\d/])\d{{1,2}}/{denominator}(?![\d/])", text[sentence_start:start]):
@@ -418,7 +418,7 @@ def in_score_or_count(text: str, start: int, end: int) -> bool:
         _CULTURE_AFTER.match(line_after(text, end)) or _CULTURE_BEFORE.search(clause[-12:])
     ):
         return True  # "BCX 2/2 GNR", "1/2 BCX GROWING GPC": bottles positive out of those drawn ("bcx 2/14" is a day)
-    if md and _earlier_score_on_line(text, start, md.group(2)):
+    if md and _earlier_score_in_sentence(text, start, md.group(2)):
         return True  # "pain 4/10 at rest, 7/10 with cough": a second reading on the scale of the first
     before = clause[-24:]
     trap = _MD_TRAP_BEFORE.search(before)

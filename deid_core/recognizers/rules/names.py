@@ -190,6 +190,8 @@ _RELATION_AFTER = re.compile(
 )
 _AMBIGUOUS_CREDENTIALS = rule_list("names", "ambiguous_credentials")
 _STATE_CREDENTIALS = frozenset({"PA", "MA", "MS", "MD", "DO"})
+#: credentials that also name a service the patient receives ("PT/OT", "SLP TO EVAL")
+_SERVICE_CREDENTIALS = _AMBIGUOUS_CREDENTIALS | {"SLP"}
 _NUMBERED_PLACE_BEFORE = re.compile(
     rf"(?:{NUMBERED_BEFORE_PLACE}|\b(?:from|(?:lives|living|resides)[ \t]+in|near))"
     r"[ \t]*,?[ \t]*[A-Z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*)?$",
@@ -452,6 +454,7 @@ class NameRecognizer(RuleRecognizer):
         return verb in _PAST_VERBS or (verb.endswith("ed") and len(verb) > 4 and verb not in _ED_NOT_PAST)
 
     def _caseless_name_before(self, text: str, tokens: Sequence[Token], k: int) -> bool:
+        """Before the relation word at ``k``, typed where case says nothing, a listed given name that is no word."""
         if k == 0 or not tokens[k].caseless or self._gap(text, tokens[k - 1], tokens[k]) != " ":
             return False
         prev = tokens[k - 1]
@@ -460,8 +463,8 @@ class NameRecognizer(RuleRecognizer):
     def _relation_subject(self, text: str, tokens: Sequence[Token], k: int) -> bool:
         """``wife peg called``, ``mom may in l&d``: right after a relation word, a listed given name
         that is also a clinical or ordinary word, a month, a modal, or any word that is no English word,
-        names the person when what a
-        person does follows it (the relation and the verb are the cue such a name needs in any case)."""
+        names the person when what a person does follows it (the relation and the verb are the cue such
+        a name needs in any case)."""
         if k >= len(tokens) or k == 0 or self._gap(text, tokens[k - 1], tokens[k]) != " ":
             return False
         tok = tokens[k]
@@ -813,7 +816,7 @@ class NameRecognizer(RuleRecognizer):
             role_prefix = "," not in sep and bool(re.match(r"[ \t]+[A-Z][a-z]", text[m.end() : m.end() + 3]))
             if cred in _STATE_CREDENTIALS and _NUMBERED_PLACE_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
                 continue  # "CVS Pharmacy #2231, Scranton, PA": a city and its state
-            if (cred.upper() in _AMBIGUOUS_CREDENTIALS or cred.upper() == "SLP") and re.match(r"/[A-Za-z]", text[m.end() : m.end() + 2]):
+            if cred.upper() in _SERVICE_CREDENTIALS and re.match(r"/[A-Za-z]", text[m.end() : m.end() + 2]):
                 continue  # "SPEECH/SWALLOW, PT/OT": a list of therapies, not a signature
             loose = cred.upper() in _AMBIGUOUS_CREDENTIALS and "," not in sep
             if loose and not re.match(r"[ \t]*(?:\n|$|[ \t]{2}|\d|,|\(|(?:pager|beeper|pgr|phone|cell|tel|ext)\b)", text[m.end() : m.end() + 9], _I):
@@ -826,7 +829,7 @@ class NameRecognizer(RuleRecognizer):
             run = self.run_backward(text, tokens, k, listed)
             if run and loose and (run[0] == run[1] or tokens[k].shape != "title"):
                 continue
-            if run and run[0] == run[1] and tokens[k].line_caps and (cred.upper() in _AMBIGUOUS_CREDENTIALS or cred.upper() == "SLP"):
+            if run and run[0] == run[1] and tokens[k].line_caps and cred.upper() in _SERVICE_CREDENTIALS:
                 if not self.lexicon.is_name(tokens[k].lower):
                     continue  # "W/ WALKER, UNSTEADY, PT RECOMMENDS", "TOL SIPS, SLP TO EVAL": in capitals, a service after a finding
             if run and role_prefix and not any(self._listed(t, listed) for t in tokens[run[0] : run[1] + 1]):

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.gazetteer import GazetteerResources, default_resources, state_after
 from deid_core.recognizers.case import note_is_lower
-from deid_core.recognizers.lexicon import AMBIGUOUS_STATE_ABBRS, STATE_ABBRS, STATES, countries, rule_list, us_cities
+from deid_core.recognizers.lexicon import STATE_ABBRS, STATES, countries, rule_list, us_cities
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, TITLE_BEFORE_NAME
 from deid_core.recognizers.rules.tokens import caps_lines, line_is_caps
 from deid_core.spans import Category, Span
@@ -165,7 +165,7 @@ class PlaceCueRecognizer(RuleRecognizer):
             end = m.end("place")  # "east harlan"
         elif two and (words[1] in _PLACE_TAILS or words[1] in countries()) and self._town_word(words[0], rare=True):
             end = m.end("place")  # "saltmarsh point", "cobb hollow", "goiania brazil"
-        elif two and words[1].upper() in STATE_ABBRS and words[1].upper() not in AMBIGUOUS_STATE_ABBRS and self._town_word(words[0], rare=True):
+        elif two and state_after(m.string, m.start("place") + len(place.split()[0])) == m.end("place") and self._town_word(words[0], rare=True):
             end = m.end("place")  # "pt from woonsocket ri": a town and its state without the comma
         elif self._town_word(words[0]) and (not strong_only or (with_state and len(words) == 1)):
             end = m.start("place") + len(place.split()[0])
