@@ -131,6 +131,22 @@ def test_a_propagated_span_names_the_seed_it_came_from(pipeline):
     assert spans[1].source == "propagation<names/title"
 
 
+def test_a_given_name_that_is_also_a_verb_spreads_only_where_it_reads_as_a_name(pipeline):
+    text = "dka. sister robin and bro drew visited this am, drew up a list of his home meds for pharm. drew aware of plan."
+    spans = [text[s.start : s.end] for s in pipeline.analyze(text) if s.category in NAMES]
+    assert spans == ["robin", "drew", "drew"]
+    assert text.index("drew up") not in {s.start for s in pipeline.analyze(text)}
+
+
+def test_a_three_letter_name_in_capitals_reaches_the_patients_other_notes_unless_it_is_a_word(pipeline):
+    notes = [
+        ClinicalNote("a", "NPN\nSOCIAL: WIFE ANN CALLED, UPDATED.", "P1"),
+        ClinicalNote("b", "NPN DAYS\nSOCIAL: ANN + SON IN @ 1100. TURNOVER 35 MIN.", "P1"),
+    ]
+    b = notes[1].text
+    assert [b[s.start : s.end] for s in pipeline.analyze_batch(notes)[1] if s.category in NAMES] == ["ANN"]
+
+
 def test_names_from_other_notes_are_marked_as_the_patients(pipeline):
     notes = [
         ClinicalNote("a", "Patient: Wiremu Tane-Kahu\nDOB 1/2/1950", "P1"),

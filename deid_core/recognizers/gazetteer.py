@@ -327,6 +327,11 @@ def state_after(text: str, end: int) -> int:
     return m.end()
 
 
+_NEXT_WORD = re.compile(r"[ \t]+([^\W\d_]+)")
+#: a capital here is the sentence's, not the word's
+_OPENS_SENTENCE = re.compile(r"(?:^|[.!?]\s+|\n\s*)$")
+
+
 def followed_by_eponym_trigger(text: str, end: int) -> bool:
     # "Parkinson's disease", "Graves' disease", "Miami J collar" (a model letter between name and device)
     m = re.match(r"(['’][sS]?)?[ \t-]+(?:[B-HJ-Z][ \t-]+)?([A-Za-z]+)(?:[ \t]+([A-Za-z]+))?", text[end : end + 40])
@@ -399,6 +404,9 @@ class GazetteerRecognizer(RuleRecognizer):
         if lex.is_eponym(word) or lex.is_stop(word):
             return cue and not lex.is_eponym(word)
         if cue:
+            nxt = _NEXT_WORD.match(text, hit.end)
+            if lex.is_everyday(word) and nxt and lex.is_clinical(nxt.group(1)):
+                return False  # "NO RESPONSE TO CENTRAL PAIN": an everyday word before a clinical one qualifies it
             # "MURMUR 3/6 AT APEX": in capitals a clinical word after a place cue is where in the body,
             # unless its state or country follows ("TO LIMA, OHIO")
             return not (lex.is_clinical(word) and word.isupper()) or bool(re.match(r"[ \t]*,[ \t]*[A-Z]{2}", text[hit.end : hit.end + 6]))
@@ -406,11 +414,11 @@ class GazetteerRecognizer(RuleRecognizer):
             word.lower() in prominent_places()
             and lex.census_share(word) < PROMINENT_NAME_SHARE
             and word.lower() not in lex.ambiguous
-            and not (lex.is_clinical(word) and not word.istitle())
+            and not (lex.is_clinical(word) and (not word.istitle() or _OPENS_SENTENCE.search(text[max(0, hit.start - 4) : hit.start])))
         ):
             # "Country of birth: Ethiopia", "Munich to Boise": a well-known place that few people are named;
             # one that is also a clinical word needs a cue unless written as a place is ("ORAL SXN" and
-            # "LIMA-LAD" are no places, "Lima -> Cusco" is)
+            # "LIMA-LAD" are no places, "Lima -> Cusco" is), and a sentence's capital says nothing ("Oral care")
             return True
         return not lex.is_name(word) and not lex.is_common_word(word)
 

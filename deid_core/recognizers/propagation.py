@@ -29,9 +29,10 @@ from dataclasses import dataclass, replace
 
 from deid_core.notes import ClinicalNote
 from deid_core.recognizers.base import NoteContext
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS
 from deid_core.recognizers.rules.tokens import caps_line_at
 from deid_core.recognizers.gazetteer import Gazetteer, followed_by_eponym_trigger, normalise_entry
-from deid_core.recognizers.lexicon import Lexicon, default_lexicon
+from deid_core.recognizers.lexicon import Lexicon, default_lexicon, rule_list
 from deid_core.spans import Category, Evidence, Span
 
 NAME_CATEGORIES = frozenset({Category.PATIENT, Category.DOCTOR})
@@ -45,6 +46,10 @@ OTHER_NOTES = "patient"
 _NAME_PART = re.compile(r"[^\W\d_](?:[^\W\d_]|['’-](?=[^\W\d_]))*\.?")
 _WRITTEN_NAME = re.compile(r"[^\W\d_]+(?:(?:[ \t]*[,.'’-][ \t]*|[ \t]+|[ \t]*\n[ \t]*)[^\W\d_]+)*")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n\s*)$")
+_VERB_NAMES = rule_list("names", "verb_given_names")
+_VERB_PARTICLES = rule_list("names", "verb_particles")
+#: the word after an occurrence, to read a given name that is also a verb ("bro drew visited, drew up a list")
+_NEXT_WORD = re.compile(r"[ \t]+([^\W\d_]+)")
 _TITLE_BEFORE = re.compile(r"\b(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof|Doctor|Mx)\.?[ \t]*$", re.IGNORECASE)
 
 
@@ -175,6 +180,10 @@ class Propagator:
             if lex.is_word_too(word) and not (surface[:1].isupper() and surface[1:].islower() and not caps_line_at(text, start)):
                 # "Dr. Young" reaches "Young", never "YOUNG ADULT" or "young"
                 return False
+        if variant.single and not titled and surface.lower() in _VERB_NAMES:
+            nxt = _NEXT_WORD.match(text, end)
+            if nxt and nxt.group(1).lower() in _VERB_PARTICLES:
+                return False  # a name that is also a verb, before a particle, is the verb: "drew up a list"
         if surface.islower():
             # lowercase only for rare names typed in messages: "thanks, chidi"
             return all(not lex.is_common_word(t) and not lex.is_stop(t) for t in re.findall(r"[^\W\d_]+", surface))
@@ -182,8 +191,10 @@ class Propagator:
             return False
         if variant.single:
             word = max(re.findall(r"[^\W\d_]+", surface) or [surface], key=len)
-            if surface.isupper() and len(word) <= 3 and not titled:
-                return False  # "MIN" of "KWON, MIN-SEO" is not the "35 MIN" of a turnover target
+            if surface.isupper() and len(word) <= 3 and not titled and (lex.is_common_word(word) or not lex.is_name(word)):
+                # "MIN" of "KWON, MIN-SEO" is not the "35 MIN" of a turnover target, nor are a writer's initials
+                # ("KPT") more than the column they sign; a listed name that is no word ("ANN") is the person
+                return False
             if lex.is_stop(word) and not titled:
                 # a patient named Will: "see Will next week", never "Will follow up" or "WILL"
                 title_case = word[:1].isupper() and word[1:].islower()
@@ -250,8 +261,8 @@ def propagate_acronyms(text: str, spans: Sequence[Span]) -> list[Span]:
         if len(acronym) >= 3:
             forms.add(acronym)
         bracket = re.match(r"[ \t]*\(([A-Z][A-Za-z&]{1,7})\)", text[s.end : s.end + 12])
-        if bracket:
-            forms.add(bracket.group(1))
+        if bracket and bracket.group(1).upper() not in CLINICAL_ACRONYMS:
+            forms.add(bracket.group(1))  # "Linden Court (LC)", never the type of "LINDEN COURT (ALF)"
     out = list(spans)
     for form in forms:
         for m in re.finditer(rf"(?<![\w-]){re.escape(form)}(?![\w-])", text):

@@ -118,3 +118,15 @@ def test_around_a_half_hour_on_a_night_shift_is_a_clock_time(unit_finds):
 def test_status_post_a_procedure_of_several_words_cues_its_day_and_chest_pain_is_scored(unit_finds):
     assert unit_finds("date", "NEURO ICU: S/P VP SHUNT REVISION 12/7 FOR MALFUNCTION.") == {"12/7": Category.DATE}
     assert unit_finds("date", "ccu sbar s: cp 7/10 at 2310 b: nstemi 2 days ago") == {}
+
+
+def test_a_month_and_day_right_after_a_procedure_that_ends_its_clause_is_its_day(unit_finds):
+    assert unit_finds("date", "ORTHO: L FEMUR IMN 10/4, DRESSING CDI.") == {"10/4": Category.DATE}
+    # a strength grade, a fraction, and days out of seven are no dates
+    assert unit_finds("date", "NEURO: MAE, LUE 4/5. TF AT GOAL 2/3.") == {}
+    assert unit_finds("date", "thank you for seeing this lady with fever 5/7, retro-orbital pain") == {}
+
+
+def test_a_round_hour_after_an_output_counted_since_it_is_a_clock_time(unit_finds):
+    assert unit_finds("date", "PERICARDIAL DRAIN TO GRAVITY, 40CC SINCE 2000. HR 90S") == {}
+    assert unit_finds("date", "has not smoked since 2000") == {"2000": Category.DATE}

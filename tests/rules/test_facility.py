@@ -152,3 +152,28 @@ def test_in_capitals_w_is_with_and_starts_no_facility_name(unit_finds):
 
 def test_a_type_word_before_a_line_names_a_catheter(unit_finds):
     assert unit_finds("facility", "PLEX #2 VIA R IJ TEMP DIALYSIS CATH. NEURO RESIDENT PAGED.") == {}
+
+
+def test_a_care_home_named_before_its_type_in_brackets_is_a_facility_in_any_case(unit_finds):
+    assert unit_finds("facility", "92 yo f urosepsis from linden court (alf). a&o x1" + LOWER_TAIL) == {"linden court": Category.HOSPITAL}
+    assert unit_finds("facility", "RESIDENT OF THE PINES (SNF) SINCE 2019.") == {"PINES": Category.HOSPITAL}
+    assert unit_finds("facility", "back to her facility (snf) when stable" + LOWER_TAIL) == {}
+    assert unit_finds("facility", "LIVES AT HOME (ALF) WITH SUPPORT.") == {}
+
+
+def test_a_word_english_hardly_uses_where_a_disposition_sends_the_patient_is_a_facility(unit_finds):
+    assert unit_finds("facility", "cm sent referral to youville and one other" + LOWER_TAIL) == {"youville": Category.HOSPITAL}
+    assert unit_finds("facility", "REFERRAL TO HOSPICE MADE. TRANSFERRED TO MICU.") == {}
+    assert unit_finds("facility", "discharged to home with vna, admitted to tele" + LOWER_TAIL) == {}
+    assert unit_finds("facility", "Referred to Dari-speaking counselor.") == {}
+
+
+def test_a_saint_written_out_or_with_its_full_stop_where_a_patient_comes_from_is_a_facility(unit_finds):
+    assert unit_finds("facility", "PT TRANSFERRED FROM ST. ELSEWHERE ON 10/29 W/ NSTEMI.") == {"ST. ELSEWHERE": Category.HOSPITAL}
+    assert unit_finds("facility", "back to saint anselm when stable" + LOWER_TAIL) == {"saint anselm": Category.HOSPITAL}
+    assert unit_finds("facility", "hr converted from st to nsr" + LOWER_TAIL) == {}
+
+
+def test_in_capitals_for_opens_a_clause_before_a_type_word(unit_finds):
+    assert unit_finds("facility", "PLAN: SCREEN FOR REHAB, CONT TRACH CARE.") == {}
+    assert unit_finds("facility", "Referred to Center for Sight Hospital today.") == {"Center for Sight Hospital": Category.HOSPITAL}

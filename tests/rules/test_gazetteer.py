@@ -65,3 +65,12 @@ def test_a_place_before_a_collar_letter_or_a_clinical_rule_is_an_eponym(unit_fin
 def test_in_capitals_a_clinical_word_after_a_place_cue_is_where_in_the_body(unit_finds):
     assert unit_finds("gazetteer", "MURMUR 3/6 HOLOSYSTOLIC AT APEX. 2L NC.") == {}
     assert unit_finds("gazetteer", "TRANSFERRED TO LIMA, OHIO FOR CABG.") == {"LIMA": Category.LOCATION}
+
+
+def test_a_clinical_word_that_is_a_place_opening_a_sentence_is_no_place(unit_finds):
+    assert unit_finds("gazetteer", "Thick white secretions x3. Oral care with chlorhexidine q12h.") == {}
+
+
+def test_an_everyday_place_word_before_a_clinical_word_qualifies_it(unit_finds):
+    assert unit_finds("gazetteer", "NO COUGH/GAG, NO RESPONSE TO CENTRAL PAIN. APNEA TEST PLANNED.") == {}
+    assert unit_finds("gazetteer", "moved to Central Falls last year").get("Central Falls") is Category.LOCATION

@@ -46,3 +46,9 @@ def test_a_volume_after_a_label_is_no_identifier(unit_finds):
 
 def test_a_temperature_under_the_infectious_disease_heading_is_no_identifier(unit_finds):
     assert unit_finds("id", "cv: sr 80s, neo @ .5. id: temp 100.9, on vanc/zosyn. gi: ogt to lws.") == {}
+
+
+def test_a_record_number_a_few_words_after_its_label_is_an_identifier(unit_finds):
+    assert unit_finds("id", "mrn on transfer paperwork 0762-3391 doesnt match ours") == {"0762-3391": Category.ID}
+    assert unit_finds("id", "mrn checked on 2023-12-01 with armband") == {}
+    assert unit_finds("id", "mrn verified x2, on 2l nc, sat 96") == {}

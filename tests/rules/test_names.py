@@ -289,3 +289,62 @@ def test_spoke_with_written_short_is_a_cue_and_eponyms_in_capitals_name_no_one(d
     assert set(detect("spoke w/ amber by phone, she agrees, will call back" + LOWER_TAIL)) == {"amber"}
     assert detect("CORE 29.8 ON ARRIVAL, OSBORN WAVES ON ECG. HX GRAVES' S/P RAI.") == {}
     assert detect("pt slept 0100-0500. will pass on to day shift. -nsg\n\n") == {}
+
+
+def test_relatives_listed_in_brackets_after_a_relation_are_names_in_any_case(unit_finds):
+    assert unit_finds("names", "agitated, family (joy and lance) want rehab close to home" + LOWER_TAIL) == {
+        "joy": Category.PATIENT,
+        "lance": Category.PATIENT,
+    }
+    assert unit_finds("names", "FAMILY (JOY AND LANCE) WANT REHAB CLOSE TO HOME.") == {"JOY": Category.PATIENT, "LANCE": Category.PATIENT}
+    # relations or a remark in brackets name no one
+    assert unit_finds("names", "family (wife and son) at bedside" + LOWER_TAIL) == {}
+    assert "Media" not in unit_finds("names", "Daughter Lynn is POA (document in Media tab, dated 11/2021).")
+
+
+def test_a_given_name_before_a_role_and_what_staff_do_names_the_clinician(unit_finds):
+    assert unit_finds("names", "pt/ot cleared for acute rehab, lorraine cm working on auth" + LOWER_TAIL) == {"lorraine": Category.DOCTOR}
+    assert unit_finds("names", "DISPO ISSUES. JOAN SW AWARE.") == {"JOAN": Category.DOCTOR}
+    assert unit_finds("names", "pt cm working on auth, the rn will call back" + LOWER_TAIL) == {}
+
+
+def test_a_word_between_a_dash_and_the_credential_that_ends_a_note_signs_it(detect):
+    body = "pt resting comfortably overnight, vss, afebrile, pain controlled with oxy. titrate map >65"
+    assert detect(body + " - tiff rn\n\n") == {"tiff": Category.DOCTOR}
+    assert detect(body.upper() + " - TIFF RN\n") == {"TIFF": Category.DOCTOR}
+    # a role word is no name, and the credential must end the note
+    assert detect(body + " - float rn\n") == {}
+    assert detect(body + " - tiff rn. more to follow on days") == {}
+    # a relation's short form after a tilde at the end is the writer's initials
+    assert detect("will call linden court nurse w/ report ~bf\n\n") == {"bf": Category.DOCTOR}
+
+
+def test_initials_before_a_credential_after_a_hand_off_or_with_the_credential_in_brackets(unit_finds):
+    assert unit_finds("names", "NEURO: A+O X3. REPORT RECEIVED FROM LG RN ON DAYS.") == {"LG": Category.DOCTOR}
+    assert unit_finds("names", "held lopressor. jt (np) aware." + LOWER_TAIL) == {"jt": Category.DOCTOR}
+    assert unit_finds("names", "PER GI RN OK TO FEED.") == {}
+
+
+def test_whoever_a_patient_likes_to_be_called_is_named_in_any_case(unit_finds):
+    assert unit_finds("names", "pt very pleasant, likes to be called sunny." + LOWER_TAIL) == {"sunny": Category.PATIENT}
+    assert unit_finds("names", "PT WANTS TO BE CALLED BY CARDIOLOGY.") == {}
+
+
+def test_a_modal_given_name_after_a_relation_before_no_verb_is_the_name(unit_finds):
+    assert unit_finds("names", "pt's son will in this eve, will bring glasses" + LOWER_TAIL) == {"will": Category.PATIENT}
+    assert unit_finds("names", "son will call later, wife will be in" + LOWER_TAIL) == {}
+
+
+def test_a_given_name_from_a_service_is_a_clinician(unit_finds):
+    assert unit_finds("names", "pt asked if joy from pt (physical therapy) is coming back" + LOWER_TAIL) == {"joy": Category.DOCTOR}
+    assert unit_finds("names", "CALLED BY DEB FROM CASE MGMT RE: DISPO.") == {"DEB": Category.DOCTOR}
+    assert unit_finds("names", "pain from pt perspective, relief from pt" + LOWER_TAIL) == {}
+
+
+def test_a_signature_with_an_initial_and_a_word_closes_a_note(detect):
+    assert detect("senna. will page ho if no bm by am.\nplan: cont.\n- c. page rn\n\n") == {"c. page": Category.DOCTOR}
+
+
+def test_staff_shorthand_and_a_pager_word_name_no_one(unit_finds):
+    assert unit_finds("names", "CV: HR 110S ST. PAGED HO RE: TACHY, NO NEW ORDERS.") == {}
+    assert unit_finds("names", "neuro checks q1h. nsurg resident (beeper 31220) aware of inr." + LOWER_TAIL) == {}

@@ -47,3 +47,8 @@ def test_a_pager_paged_at_directly_or_named_by_its_owner_without_is_is_a_phone(u
     assert unit_finds("phone", "CSRU FELLOW BEDSIDE, PAGED AT 4-0172.") == {"4-0172": Category.PHONE}
     assert unit_finds("phone", "mom has pager for diabetes educator 7-3019") == {"7-3019": Category.PHONE}
     assert unit_finds("phone", "paged at 0200 re low uop") == {}
+
+
+def test_a_phone_number_wrapped_after_its_area_code_is_one_number(unit_finds):
+    text = "ASKED THAT NURSES CALL HER AT 617\n555-0148 AFTER 0700 FOR UPDATES."
+    assert unit_finds("phone", text)["617\n555-0148"] is Category.PHONE

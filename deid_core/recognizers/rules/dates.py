@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from deid_core.recognizers.base import NoteContext
-from deid_core.recognizers.lexicon import rule_list
+from deid_core.recognizers.lexicon import default_lexicon, rule_list
 from deid_core.recognizers.rules.base import PatternRecognizer, PatternRule
 from deid_core.recognizers.rules.nearby import clause_before, line_after
 from deid_core.spans import Category, Span
@@ -91,7 +91,9 @@ _CLOCK_CONTEXT = re.compile(
     r"\b(?:off|sedat\w*|pressors?|drips?|gtt|npo|asleep|awake|sleeping|resting|extubated|intubated|shift|overnight|tonight|"
     r"this\s+(?:morning|evening|afternoon)|last\s+(?:dose|seen)|hrs?|hours?"
     # a visitor's stay: "wife stayed until 2000", "family at bedside since 1900"
-    r"|stay(?:ed|ing|s)?|visit(?:ed|ing)?|remained|bedside|slept|napp(?:ed|ing))\b",
+    r"|stay(?:ed|ing|s)?|visit(?:ed|ing)?|remained|bedside|slept|napp(?:ed|ing)"
+    # an output counted since a time: "DRAIN TO GRAVITY, 40CC SINCE 2000", "uop 200 ml since 1900"
+    r"|\d+[ \t]*(?:cc|ml|mls))\b",
     _I,
 )
 #: a 24-hour clock time before ten in the morning ("0700", "@0430"): the note keeps time on that clock
@@ -392,6 +394,8 @@ _MD_TRAP_AFTER = re.compile(
 )
 
 
+_WORD_BEFORE = re.compile(r"(?<![\w/-])([A-Za-z][A-Za-z]+)[ \t]+$")
+_CLAUSE_END = re.compile(r"[ \t]*(?:[,.;)]|$)")
 _CULTURE_AFTER = re.compile(r"^[ \t]*(?:[bu]cx|cx|cultures?|bottles?)\b", _I)
 _CULTURE_BEFORE = re.compile(r"\b(?:[bu]cx|cx|cultures?|bottles?)[ \t:]*$", _I)
 
@@ -439,6 +443,8 @@ class DateRecognizer(PatternRecognizer):
             return False
         if _MD_CUE_BEFORE.search(before) or _MD_EVENT_BEFORE.search(before) or _MD_EVENT_AFTER.match(after):
             return True
+        if self._after_clinical_term(before, after, int(m.group("a")), int(m.group("b"))):
+            return True
         # "full duty 3/18": a day past 12 cannot be a month, and scores out of 20, 24 or 30 are left to the traps above
         if int(m.group("b")) > 12 and int(m.group("b")) not in _SCORE_DENOMINATORS:
             return True
@@ -448,6 +454,17 @@ class DateRecognizer(PatternRecognizer):
         if prev_end >= 0 and m.start() - prev_end <= 8 and _MD_CHAIN_BEFORE.search(text[prev_end : m.start()]):
             return True
         return False
+
+    @staticmethod
+    def _after_clinical_term(before: str, after: str, month: int, day: int) -> bool:
+        """``L FEMUR IMN 10/4,``, ``s/p vats 11/9.``: right after a clinical term, an m/d that ends its clause is
+        the day of that test or procedure. Both numbers up to 5 are the shape of a strength grade or a count
+        (``LUE 4/5.``), a number of days out of seven a duration (``fever 5/7``), and a score's total is no day:
+        those are left to the cues above."""
+        if (month <= 5 and day <= 5) or (day == 7 and month < 7) or day in _SCORE_DENOMINATORS:
+            return False
+        word = _WORD_BEFORE.search(before)
+        return bool(word) and bool(_CLAUSE_END.match(after)) and default_lexicon().is_clinical(word.group(1))
 
     def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
         return [self._with_time(text, self._with_weekday(text, s)) for s in self._dates(text, context)]

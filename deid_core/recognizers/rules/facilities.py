@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.gazetteer import GazetteerResources, default_resources
-from deid_core.recognizers.lexicon import VERY_COMMON_WORD_FREQ, rule_list, us_cities
+from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, VERY_COMMON_WORD_FREQ, rule_list, us_cities
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FUNCTION_WORDS, TITLE_BEFORE_NAME
 from deid_core.recognizers.rules.tokens import caps_line_at
 from deid_core.spans import Category, Span
@@ -112,6 +112,11 @@ _SAINT_FACILITY = re.compile(
     r"(?P<type>[ \t]+(?:Regional|REGIONAL|General|GENERAL|Memorial|MEMORIAL|Medical[ \t]+Cent(?:er|re)|MEDICAL[ \t]+CENTER|Hospital|HOSPITAL"
     r"|Health|HEALTH|Infirmary|Clinic|CLINIC))?(?![\w-])"
 )
+#: "TRANSFERRED FROM ST. ELSEWHERE", "back to saint anselm": a saint written out or with its full stop where the patient
+#: comes from or goes names a facility, whatever the word after it
+_PLACED_SAINT = re.compile(
+    r"\b(?i:from|to|at)[ \t]+(?P<saint>(?:St\.|ST\.|st\.|Saint|SAINT|saint)[ \t]*(?P<name>[A-Za-z][a-z]{2,}(?:['’]s)?|[A-Z]{3,}(?:['’]S)?))(?![\w-])"
+)
 #: "St. John's wort", "St. Patrick's Day", "St. Vitus dance": what follows shows the saint names no facility
 _NOT_SAINT_FACILITY_AFTER = re.compile(r"[ \t]+(?i:wort|day|dance|fire|eve)\b")
 #: "CVS on Route 9", "Walgreens on Fremont Ave": a chain store named by its street is one facility
@@ -132,6 +137,18 @@ _LOWER_FACILITY = re.compile(
     r"|medical(?:[ \t]+(?:center|ctr))?|family[ \t]+practice|recovery(?:[ \t]+(?:center|clinic))?|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center|(?:and|&)[ \t]+rehab)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial|regional|hospice|f?qhc|chc))(?![\w-])"
 )
 _NOT_LOWER_HEADS = rule_list("facilities", "not_lower_heads")
+#: a disposition and the preposition of where it sends the patient: "referral to", "accepted at", "tx'd from"
+_DESTINATION = re.compile(
+    r"\b(?:referrals?(?:[ \t]+(?:sent|faxed|made))?|referred|accepted|accepting|bed[ \t]+(?:offer(?:ed)?[ \t]+)?"
+    r"|transfer(?:red)?|transfered|xfer(?:r?ed)?|tx['’]?d|admitted|discharged|d/c['’]?d|dispo(?:sition)?)"
+    r"[ \t]+(?:to|at|from|by)[ \t]+(?P<word>[A-Za-z][a-z'’]{3,}|[A-Z][A-Z'’]{3,})(?![\w/-])",
+    re.I,
+)
+#: "from linden court (alf)", "THE PINES (SNF)": a care home's type in brackets after its name
+_BRACKET_TYPE = re.compile(
+    r"\((?:alf|snf|ltc|ltach?|nh|sar|adhc|group[ \t]+home|nursing[ \t]+home|assisted[ \t]+living|rehab|hospice)\)", re.I
+)
+_NAME_BEFORE_BRACKET = re.compile(r"(?<![\w'’-])(?P<name>(?:[A-Za-z][\w'’-]*[ \t]+){0,3}[A-Za-z][\w'’-]*)[ \t]*$")
 _PLACE_PREPOSITION_BEFORE = re.compile(r"\b(?:from|at|to|in)[ \t]+$")
 _FAC_OF = re.compile(
     r"(?<![\w])(?P<type>(?:Hospital|Medical[ \t]+Center|Clinic|Infirmary|University|Health[ \t]+System))[ \t]+of[ \t]+(?:the[ \t]+)?"
@@ -191,6 +208,15 @@ _CLAUSE_WORDS = frozenset(
 )
 
 
+def _opens_clause(words: Sequence[re.Match[str]], i: int) -> bool:
+    """A word after which a facility's name starts; "for" only where capitals say nothing ("SCREEN FOR REHAB";
+    "Center for Sight Hospital" is one name)."""
+    word = words[i].group(0).rstrip(".,:")
+    if word.lower() == "for":
+        return word.isupper() or (i > 0 and not words[i - 1].group(0)[:1].isupper())
+    return word.lower() in _CLAUSE_WORDS
+
+
 class FacilityRecognizer(RuleRecognizer):
     """Facility names with their type words: ``Mercy General Hospital``, ``St. Brigid's Skilled Nursing``."""
 
@@ -221,7 +247,7 @@ class FacilityRecognizer(RuleRecognizer):
                 if w.group(0).endswith(".") and _SENTENCE_END_WORD.fullmatch(stem) and stem.lower() not in _SHORT_NAME_WORDS:
                     # "negative Babinski. Labs at discharge", "AWAITING BED. LAB CALLED": the name starts after the sentence
                     keep = i + 1
-            clause = [i for i in range(keep, len(words)) if words[i].group(0).rstrip(".,:").lower() in _CLAUSE_WORDS]
+            clause = [i for i in range(keep, len(words)) if _opens_clause(words, i)]
             if clause:
                 # "SCREENED BY CEDAR KNOLL REHAB", "REASSURED THAT CARDIAC REHAB": the name starts after the clause,
                 # and what is left of it is trimmed as any name's start is
@@ -315,6 +341,10 @@ class FacilityRecognizer(RuleRecognizer):
             head = m.group("name").split()[0]
             if not (lex.is_stop(head) or lex.is_common_word(head, strict=True) or head in _NOT_A_HOSPITAL_GENERAL):
                 out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/general"))
+        for m in _PLACED_SAINT.finditer(text):
+            word = m.group("name").lower()
+            if not (word in FUNCTION_WORDS or lex.is_stop(word) or lex.is_clinical(word) or _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name"))):
+                out.append(Span(m.start("saint"), m.end(), Category.HOSPITAL, 0.7, "facility/saint"))
         for m in _SAINT_FACILITY.finditer(text):
             if _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name")):
                 continue
@@ -346,7 +376,44 @@ class FacilityRecognizer(RuleRecognizer):
                 or (second and (second in _NOT_LOWER_HEADS or second in _GENERIC_FACILITY_WORDS or lex.is_stop(second) or lex.is_clinical(second)))
             ):
                 out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/lower"))
+        out.extend(self._bracket_typed(text))
+        out.extend(self._rare_destinations(text))
         out.extend(self._acronyms(text))
+        return out
+
+    def _rare_destinations(self, text: str) -> list[Span]:
+        """``cm sent referral to youville``, ``ACCEPTED AT SPAULDING``: where a disposition sends the patient,
+        a word English hardly uses (a name, or no word at all) that is no clinical or stop word is the place's
+        name, in any case."""
+        lex = self.resources.lexicon
+        out = []
+        for m in _DESTINATION.finditer(text):
+            word = m.group("word")
+            low = word.lower()
+            if lex.frequency(low) >= COMMON_WORD_FREQ or lex.is_clinical(low) or lex.is_stop(low) or low in FUNCTION_WORDS:
+                continue
+            if low.upper() in CLINICAL_ACRONYMS or low in _GENERIC_FACILITY_WORDS or low in _NOT_LOWER_HEADS:
+                continue
+            out.append(Span(m.start("word"), m.end("word"), Category.HOSPITAL, 0.7, "facility/destination"))
+        return out
+
+    def _bracket_typed(self, text: str) -> list[Span]:
+        """``from linden court (alf)``: the words after the clause's last function word, before a care home's
+        type in brackets, name the home in any case unless they are all service, clinical or stop words."""
+        lex = self.resources.lexicon
+        out = []
+        for bracket in _BRACKET_TYPE.finditer(text):
+            m = _NAME_BEFORE_BRACKET.search(text, max(0, bracket.start() - 80), bracket.start())
+            if not m:
+                continue
+            words = list(re.finditer(r"\S+", m.group("name")))
+            keep = max((i + 1 for i, w in enumerate(words) if w.group(0).lower() in _CLAUSE_WORDS or w.group(0).lower() in FUNCTION_WORDS), default=0)
+            while keep < len(words) and (lex.is_stop(words[keep].group(0)) or lex.is_clinical(words[keep].group(0))):
+                keep += 1
+            rest = [w.group(0).lower() for w in words[keep:]]
+            if not rest or all(w in _GENERIC_FACILITY_WORDS or lex.is_clinical(w) or lex.is_stop(w) for w in rest):
+                continue
+            out.append(Span(m.start("name") + words[keep].start(), m.end("name"), Category.HOSPITAL, 0.75, "facility/bracket_type"))
         return out
 
     def _branch_city(self, text: str, end: int) -> int:

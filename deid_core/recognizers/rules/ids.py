@@ -149,6 +149,8 @@ def _any_label_id_ok(text: str, m: re.Match[str]) -> bool:
     return digit_count(v) >= 3 and len(v) >= 5
 
 
+_DASHED_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}-\d{1,2}-\d{2,4}")
+
 _ID_RULES = _ID_RULES + (
     # "Clinic no. GEN-48215", "Hosp No. R0784412", "Docket No.: CR-2023-004417", "Run #: 24-118732": any label
     PatternRule(
@@ -205,6 +207,19 @@ _ID_RULES = _ID_RULES + (
         re.compile(r"(?<![\w/.#-])[A-Z]{1,5}(?:-[A-Z0-9]{1,5}){0,2}-\d{2,10}(?:-[A-Z0-9]{1,5})?(?![\w/-]|\.\d)"),
         score=0.6,
         accept=_structured_code_ok,
+    ),
+    # "mrn on transfer paperwork 0762-3391": a record label, a few words, then the number in the same clause
+    PatternRule(
+        "label_near",
+        Category.ID,
+        re.compile(
+            r"\b(?:MRN|MR#|med(?:ical)?[ \t]+rec(?:ord)?[ \t]+(?:number|no\.?|#)|record[ \t]+(?:number|no\.?|#)|acct|account[ \t]+(?:number|no\.?|#))"
+            r"(?P<gap>(?:[ \t]+[A-Za-z][A-Za-z'’/]*){1,5})[ \t]+(?:(?:is|of|=|:|#)[ \t]*)?(?P<v>\d[\d-]{5,14}\d)(?![\w/.-])",
+            _I,
+        ),
+        score=0.8,
+        group="v",
+        accept=lambda text, m: digit_count(m.group("v")) >= 6 and not _DASHED_DATE.fullmatch(m.group("v")),
     ),
     # an ISBT 128 blood donation number: "W0412 24 118832"
     PatternRule("blood_unit", Category.ID, re.compile(r"(?<![\w-])[A-Z]\d{4}[ ]\d{2}[ ]\d{6}(?![\w-])"), score=0.85),

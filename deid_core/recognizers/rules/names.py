@@ -67,13 +67,14 @@ _VERB_NAMES = rule_list("names", "verb_given_names")
 _VERB_PARTICLES = rule_list("names", "verb_particles")
 _PAST_VERBS = rule_list("names", "past_verbs")
 _PERSON_VERBS = rule_list("names", "person_verbs")
-_PERSON_VERB_AFTER = re.compile(
-    r"[ \t]+(?:" + "|".join(sorted((re.escape(v).replace("\\ ", "[ \\t]+") for v in _PERSON_VERBS), key=len, reverse=True)) + r")\b",
-    re.IGNORECASE,
-)
+#: the person verbs as one alternation, longest first, a space in an entry matching any run of blanks
+_PERSON_VERB_WORDS = "|".join(re.escape(v).replace("\\ ", "[ \\t]+") for v in sorted(_PERSON_VERBS, key=len, reverse=True))
+_PERSON_VERB_AFTER = re.compile(r"[ \t]+(?:" + _PERSON_VERB_WORDS + r")\b", re.IGNORECASE)
 #: where a clause starts: the note's start, a new line, or after a full stop, semicolon or comma
 _CLAUSE_START = re.compile(r"(?:^|[\n.;,:])[ \t]*$")
 _ED_NOT_PAST = rule_list("names", "ed_not_past")
+#: words a modal verb is never followed by: a person stands there instead
+_NO_VERB_AFTER_MODAL = frozenset({"in", "at", "here", "there", "aware", "present", "and", "is", "was", "has", "on", "from"})
 _DOCTOR_TITLE_SET = frozenset(t.lower() for t in DOCTOR_TITLES)
 _CREDENTIAL_SET = frozenset(c.replace(".", "") for c in CREDENTIALS) | frozenset(CREDENTIALS)
 _PATIENT_TITLE_SET = frozenset(t.lower() for t in PATIENT_TITLES)
@@ -149,7 +150,7 @@ _PATIENT_INLINE = re.compile(
 #: how people say what a person is called: "states 'just call me dottie'", 'everybody calls him "tito"',
 #: 'keeps asking for "walt"' (a quoted word only)
 _NAMING = re.compile(
-    r"\b(?:call(?:s|ed)?[ \t]+(?:me|him|her|them)|goes[ \t]+by|known[ \t]+as|nicknamed|prefers[ \t]+to[ \t]+be[ \t]+called"
+    r"\b(?:call(?:s|ed)?[ \t]+(?:me|him|her|them)|goes[ \t]+by|known[ \t]+as|nicknamed|to[ \t]+be[ \t]+called"
     r"|(?:ask(?:s|ed|ing)?|call(?:s|ed|ing)?|look(?:s|ed|ing)?)[ \t]+(?:out[ \t]+)?for(?=[ \t]*[\"“'‘]))[ \t]*(?=[\"“'‘]?[^\W\d_])",
     _I,
 )
@@ -175,6 +176,13 @@ _INITIALS_SIGNATURE = re.compile(
     r"(?:^|\n|(?<=[ \t]))[ \t]*[-–—~][ \t]?(?P<init>[A-Za-z]{2,3}|(?:[A-Za-z]\.){2,3})(?:[ \t]+(?i:rn|md|np|lpn|rt|rrt|cna|pa))?\s*\Z"
 )
 #: credentials a note may be signed with alone ("-RN"); rarer ones (MB, BS) are as often initials
+#: who hands a patient over or is reached: "report received from", "per", "paged"
+_HAND_OFF_BEFORE = re.compile(
+    r"(?:\b(?:report|endorsed?|hand-?off|handed[ \t]+off)\b[^.\n]{0,25}\b(?:from|to)|\b(?:per|paged|called|spoke[ \t]+(?:with|to)|d/w|by))[ \t]+$",
+    _I,
+)
+#: a dash or tilde that opens a signature in the middle of a line ("... titrate map >65 - tiff rn")
+_DASH_BEFORE = re.compile(r"(?:^|(?<=\s))[-–—~]+[ \t]*(?P<initial>[A-Za-z]\.?[ \t]+)?$")
 _SIGNING_CREDENTIALS = frozenset({"RN", "MD", "NP", "PA", "DO", "PT", "OT", "RT", "ST", "LPN", "CNA", "RRT", "BSN", "MSN", "SLP"})
 #: what closes a typed message after a dash but names no one
 _SIGNOFF_WORDS = frozenset({"ok", "okay", "thx", "ty", "hi", "bye", "tia", "end"})
@@ -243,10 +251,38 @@ _RANKS_LOWER = frozenset(r.lower().rstrip(".") for r in RANKS) | {"captain", "se
 _DOCTOR_ROLE_WORD = re.compile(rf"(?:{_DOCTOR_ROLES})", re.I)
 #: titles that capitals make clinical short forms: sinus rhythm, sinus tachycardia, mental status
 _RHYTHM_TITLES = frozenset({"sr", "st", "ms"})
+#: words that qualify a role ("charge rn", "float rn", "eeg tech"): never the name before it
+_ROLE_QUALIFIERS = frozenset(
+    {"charge", "night", "day", "eve", "noc", "float", "travel", "traveler", "agency", "primary", "staff", "student",
+     "resource", "relief", "eeg", "ekg", "echo", "resp"}
+)
+_STAFF_ROLE = (
+    r"(?:(?:" + alternation(_ROLE_QUALIFIERS) + r")[ \t]+)?"
+    r"(?:rn|rt|rrt|np|pa|cna|lpn|tech|sw|cm|pharmacist|therapist|interpreter|chaplain|nurse)\b(?![/-])"
+)
 _NAME_BEFORE_ROLE = re.compile(
-    r"\b(?:per|by|w/|with|called|paged|d/w|spoke[ \t]+(?:with|to))[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]+"
-    r"(?:charge[ \t]+|night[ \t]+|day[ \t]+|eeg[ \t]+|ekg[ \t]+|echo[ \t]+|resp[ \t]+)?"
-    r"(?:rn|rt|rrt|np|pa|cna|lpn|tech|sw|cm|pharmacist|therapist|interpreter|chaplain|nurse)\b(?![/-])",
+    r"\b(?:per|by|w/|with|called|paged|d/w|spoke[ \t]+(?:with|to))[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]+" + _STAFF_ROLE, re.I
+)
+#: "..., lorraine cm working on auth", "JOAN SW AWARE": at a clause's start a given name, the role, and what staff do
+_NAME_ROLE_ACTING = re.compile(
+    r"(?:^|[\n.;,:!?]|(?<=\s)-)[ \t]*(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]+" + _STAFF_ROLE + r"(?=[ \t]+(?:"
+    + _PERSON_VERB_WORDS
+    + r"|working|following|arranging|recommends|recommended|recs|placed|ordered|will|here|present|consulted|saw|seen|assessed|to[ \t]+(?:see|call|f/u|follow))\b)",
+    re.I,
+)
+#: "family (joy and lance)", "DAUGHTERS (AMY, BETH)": the people a relation word names, listed in brackets
+_BRACKETED = re.compile(r"\((?P<names>[^()\n]{2,60})\)")
+_WORD_BEFORE_BRACKET = re.compile(r"(?<![\w-])(?P<word>[^\W\d_][\w-]*)[ \t]*$")
+#: one or two words an item, the items joined by commas, "and" or "&"
+_NAME_LIST = re.compile(
+    r"[ \t]*[A-Za-z][\w'’-]*(?:[ \t]+[A-Za-z][\w'’-]*)?(?:[ \t]*(?:,|&|,?[ \t]+and)[ \t]*[A-Za-z][\w'’-]*(?:[ \t]+[A-Za-z][\w'’-]*)?)*[ \t]*", re.I
+)
+_BRACKET_ITEM = re.compile(r"(?<![\w'’-])(?!and\b)(?P<first>[A-Za-z][\w'’-]*)(?:[ \t]+(?!and\b)(?P<second>[A-Za-z][\w'’-]*))?", re.I)
+#: "joy from pt is coming back", "CALLED BY DEB FROM CASE MGMT": a given name, then the service the person is from
+_NAME_FROM_SERVICE = re.compile(
+    r"(?<![\w'’-])(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]+from[ \t]+(?:the[ \t]+)?(?:pt|ot|slp|rt|sw|cm|pharm(?:acy)?|nutrition|dietary|case[ \t]+(?:management|mgmt)"
+    r"|social[ \t]+work|wound[ \t]+care|palliative(?:[ \t]+care)?|hospice|chaplaincy|pastoral[ \t]+care|infection[ \t]+control"
+    r"|physical[ \t]+therapy|occupational[ \t]+therapy|speech|transport|admitting|registration|blood[ \t]+bank|lab)\b(?![/-])",
     re.I,
 )
 _COMPANY_REP = re.compile(r"[ \t]+(?:reps?|representatives?)\b", re.I)
@@ -447,11 +483,13 @@ class NameRecognizer(RuleRecognizer):
         return bool(inside) and all(t.caseless and self.lexicon.is_common_word(t.lower, strict=True) for t in inside)
 
     def _modal_named(self, tokens: Sequence[Token], k: int) -> bool:
-        """A modal that is also a given name, followed by a past tense, is the name ("brother will came")."""
+        """A modal that is also a given name, followed by a past tense or a word no verb stands in for, is
+        the name ("brother will came", "son will in this eve")."""
         if k + 1 >= len(tokens) or tokens[k].lower not in _MODALS or not self.lexicon.is_first(tokens[k].lower):
             return False
         verb = tokens[k + 1].lower
-        return verb in _PAST_VERBS or (verb.endswith("ed") and len(verb) > 4 and verb not in _ED_NOT_PAST)
+        # "son will in this eve", "DTR MAY HERE": no verb can follow, so the modal is the name
+        return verb in _PAST_VERBS or verb in _NO_VERB_AFTER_MODAL or (verb.endswith("ed") and len(verb) > 4 and verb not in _ED_NOT_PAST)
 
     def _caseless_name_before(self, text: str, tokens: Sequence[Token], k: int) -> bool:
         """Before the relation word at ``k``, typed where case says nothing, a listed given name that is no word."""
@@ -745,6 +783,7 @@ class NameRecognizer(RuleRecognizer):
                 if self._modal_named(tokens, idx + 1) or (len(out) == found and self._relation_subject(text, tokens, idx + 1)):
                     out.append(self._span(text, tokens, (idx + 1, idx + 1), Category.PATIENT, 0.85, "relation"))
 
+        out.extend(self._relatives_in_brackets(text))
         for m in _PATIENT_HEADER.finditer(text):
             forward(m.end(), Category.PATIENT, "header", 0.9, "patient_header", inverted=True)
         for m in _NAMING.finditer(text):
@@ -827,6 +866,12 @@ class NameRecognizer(RuleRecognizer):
             if "." in text[tokens[k].end : m.start()] and tokens[k].shape != "initial":
                 continue  # "CAM-ICU NEG. MD NOTIFIED": a sentence ends before the credential
             run = self.run_backward(text, tokens, k, listed)
+            signed = None if run or "," in sep else self._signature_start(text, tokens[k], m.end())
+            if signed is not None:
+                out.append(NameCandidate(signed, tokens[k].end, Category.DOCTOR, 0.9, "credential"))  # "... - TIFF RN" ends a note
+                continue
+            if not run and "," not in sep and self._initials_before_credential(text, tokens[k], False):
+                run = (k, k)  # "REPORT RECEIVED FROM LG RN"
             if run and loose and (run[0] == run[1] or tokens[k].shape != "title"):
                 continue
             if run and run[0] == run[1] and tokens[k].line_caps and cred.upper() in _SERVICE_CREDENTIALS:
@@ -836,7 +881,7 @@ class NameRecognizer(RuleRecognizer):
                 continue  # "Triage RN Odalys Ferrante": the credential is the role of the name after it
             if run:
                 out.append(self._span(text, tokens, run, Category.DOCTOR, 0.9, "credential"))
-        for m in _NAME_BEFORE_ROLE.finditer(text):
+        for m in itertools.chain(_NAME_BEFORE_ROLE.finditer(text), _NAME_ROLE_ACTING.finditer(text), _NAME_FROM_SERVICE.finditer(text)):
             # "per tomas rt", "per norma eeg tech", "per marguerite charge rn": a given name, then the role
             k = self._token_index_at(tokens, m.start("name"))
             if k < len(tokens) and tokens[k].start == m.start("name") and tokens[k].lower not in _MODALS and self._word_given_name(tokens[k]):
@@ -848,9 +893,16 @@ class NameRecognizer(RuleRecognizer):
                 if k < 0:
                     continue
                 initial = len(tokens[k].text) == 1 and tokens[k].text.isalpha() and k > 0 and self._gap(text, tokens[k - 1], tokens[k]) == " "
-                if text[tokens[k].end : m.start()].strip(" \t," + ("." if initial else "")) != "":
+                bracketed = text[tokens[k].end : m.start()].strip(" \t") == "(" and text[m.end() : m.end() + 1] == ")"
+                if text[tokens[k].end : m.start()].strip(" \t," + ("." if initial else "")) != "" and not bracketed:
                     continue
                 run = self.run_backward(text, tokens, k - 1 if initial else k, listed)
+                signed = None if run or initial else self._signature_start(text, tokens[k], m.end())
+                if signed is not None:
+                    out.append(NameCandidate(signed, tokens[k].end, Category.DOCTOR, 0.85, "credential_lower"))  # "- c. page rn" ends a note
+                    continue
+                if not run and not initial and self._initials_before_credential(text, tokens[k], bracketed):
+                    run = (k, k)  # "jt (np) aware"
                 if run and initial:
                     # "dana p rn", "jess t. rn": a given name and the initial of the surname
                     end = tokens[k].end + (text[tokens[k].end : tokens[k].end + 1] == ".")
@@ -903,7 +955,60 @@ class NameRecognizer(RuleRecognizer):
             return self._is_initials(letters)
         if not (letters.islower() or letters.isupper()) or letters.upper() in _SIGNING_CREDENTIALS:
             return False
-        return not (low in _SIGNOFF_WORDS or low in FUNCTION_WORDS or self.lexicon.is_stop(low))
+        # a relation's short form ("~bf") is a stop word elsewhere, but not where initials stand
+        return not (low in _SIGNOFF_WORDS or low in FUNCTION_WORDS or (self.lexicon.is_stop(low) and low not in _RELATION_SET))
+
+    def _initials_before_credential(self, text: str, tok: Token, bracketed: bool) -> bool:
+        """``REPORT RECEIVED FROM LG RN``, ``jt (np) aware``: two or three letters of one case before a
+        credential are a clinician's initials after a hand-off, or with the credential in brackets, unless
+        they are a credential, a clinical short form or a word."""
+        word, low = tok.text, tok.lower
+        if not (2 <= len(word) <= 3 and word.isalpha() and (word.islower() or word.isupper())):
+            return False
+        lex = self.lexicon
+        if word.upper() in _CREDENTIAL_SET or word.upper() in CLINICAL_ACRONYMS or lex.is_clinical(low) or lex.is_stop(low):
+            return False
+        if low in FUNCTION_WORDS or low in _RELATION_SET or (len(word) == 3 and self._is_word(word)):
+            return False
+        return bracketed or bool(_HAND_OFF_BEFORE.search(text[max(0, tok.start - 40) : tok.start]))
+
+    def _relatives_in_brackets(self, text: str) -> list[NameCandidate]:
+        """``family (joy and lance)``: in brackets after a relation word, each item that opens with a listed
+        given name, in any case and even where it is also a word, is a relative; a second word joins it
+        when it is a listed name or no word at all."""
+        out: list[NameCandidate] = []
+        lex = self.lexicon
+        for m in _BRACKETED.finditer(text):
+            before = _WORD_BEFORE_BRACKET.search(text, max(0, m.start() - 30), m.start())
+            if not before or (before.group("word").lower() not in _RELATION_SET and before.group("word").lower() != "family"):
+                continue
+            if not _NAME_LIST.fullmatch(m.group("names")):
+                continue  # "POA (document in Media tab, dated 11/2021)": a remark, not a list of people
+            found = []
+            for item in _BRACKET_ITEM.finditer(m.group("names")):
+                first, second = item.group("first").lower(), item.group("second")
+                if not lex.is_first(first) or lex.is_clinical(first) or first in FUNCTION_WORDS or first in _RELATION_SET:
+                    break
+                end = item.end("second") if second and (lex.is_name(second) or not self._is_word(second)) else item.end("first")
+                found.append(NameCandidate(m.start("names") + item.start(), m.start("names") + end, Category.PATIENT, 0.85, "relation"))
+            else:
+                out.extend(found)  # every item opens with a given name
+        return out
+
+    def _signature_start(self, text: str, tok: Token, cred_end: int) -> int | None:
+        """``... map >65 - tiff rn``, ``- c. page rn`` closing a note: after a dash (and an initial) and before a
+        credential that ends the note, one word that is no clinical, function, stop or role word is the writer's
+        name, even where English has it as a word too (the place is the cue). Where the name starts, else None."""
+        if text[cred_end:].strip() or not tok.text.isalpha() or len(tok.text) < 3:
+            return None
+        dash = _DASH_BEFORE.search(text, text.rfind("\n", 0, tok.start) + 1, tok.start)
+        low = tok.lower
+        lex = self.lexicon
+        if not dash or lex.is_clinical(low) or lex.is_stop(low) or low in FUNCTION_WORDS or low in _SIGNOFF_WORDS or low in _MODALS:
+            return None
+        if low in _ROLE_QUALIFIERS:
+            return None
+        return dash.start("initial") if dash.group("initial") else tok.start
 
     @staticmethod
     def _doctor_signoffs(text: str, cands: list[NameCandidate]) -> list[NameCandidate]:

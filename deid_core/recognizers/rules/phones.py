@@ -49,7 +49,8 @@ _PHONE_RULES: tuple[PatternRule, ...] = (
         "nanp",
         Category.PHONE,
         re.compile(
-            r"(?<![\w.+/-])(?:\+?1[ \t.-]?)?(?:\(\d{3}\)[ \t]?|\d{3}[ \t./-])\d{3}[ \t.-]\d{4}" + _PHONE_END,
+            # "617\n555-0148": a number the line wrapped after its area code
+            r"(?<![\w.+/-])(?:\+?1[ \t.-]?)?(?:\(\d{3}\)[ \t]?|\d{3}[ \t./-]|\d{3}[ \t]*\n[ \t]*(?=\d{3}-\d{4}))\d{3}[ \t.-]\d{4}" + _PHONE_END,
             _I,
         ),
         score=0.95,
