@@ -327,6 +327,7 @@ def state_after(text: str, end: int) -> int:
     return m.end()
 
 
+_STYLE_AFTER = re.compile(r"-(?:style|type|like|based|esque)\b", re.I)
 _NEXT_WORD = re.compile(r"[ \t]+([^\W\d_]+)")
 #: a capital here is the sentence's, not the word's
 _OPENS_SENTENCE = re.compile(r"(?:^|[.!?]\s+|\n\s*)$")
@@ -389,6 +390,8 @@ class GazetteerRecognizer(RuleRecognizer):
         lex = self.lexicon
         if followed_by_eponym_trigger(text, hit.end) or _TITLE_BEFORE.search(text[max(0, hit.start - 8) : hit.start]):
             return False
+        if _STYLE_AFTER.match(text, hit.end):
+            return False  # "per Portland-style protocol": a place made an adjective
         if _MODEL_LETTER_AFTER.match(text, hit.end):
             return False  # "MIAMI J ON", "Miami J removed": a collar's model, named for a place
         cue = bool(_PLACE_CUE.search(text[max(0, hit.start - 30) : hit.start]))

@@ -52,3 +52,8 @@ def test_a_decade_after_into_her_is_an_age(unit_finds):
 
 def test_an_age_said_of_the_patient_with_a_plus(unit_finds):
     assert unit_finds("age", "micu npn 7p-7a. pt is 90+, copd on home o2 2l") == {"90+": Category.AGE}
+
+
+def test_a_unit_joined_to_old_in_one_word_is_no_age(unit_finds):
+    assert unit_finds("age", "if sbp <90 hold epidural per apn") == {}
+    assert unit_finds("age", "a 3 day old infant") == {"3 day old": Category.AGE}

@@ -130,3 +130,10 @@ def test_a_month_and_day_right_after_a_procedure_that_ends_its_clause_is_its_day
 def test_a_round_hour_after_an_output_counted_since_it_is_a_clock_time(unit_finds):
     assert unit_finds("date", "PERICARDIAL DRAIN TO GRAVITY, 40CC SINCE 2000. HR 90S") == {}
     assert unit_finds("date", "has not smoked since 2000") == {"2000": Category.DATE}
+
+
+def test_a_ratio_a_plus_before_a_finding_and_an_oxygen_share_read_the_numbers_beside_them(unit_finds):
+    assert unit_finds("date", "IABP 1:1 AUG 110, DIASTOLIC 70S.") == {}
+    assert unit_finds("date", "BLOOD CX FROM 12/2 +GPC IN CLUSTERS 2/2 BOTTLES.") == {"12/2": Category.DATE}
+    assert unit_finds("date", "sats 92 on 12/6 40%. hr 80s.") == {}
+    assert unit_finds("date", "Nausea 2/10. IS 750.") == {}

@@ -166,6 +166,8 @@ def test_a_word_english_hardly_uses_where_a_disposition_sends_the_patient_is_a_f
     assert unit_finds("facility", "REFERRAL TO HOSPICE MADE. TRANSFERRED TO MICU.") == {}
     assert unit_finds("facility", "discharged to home with vna, admitted to tele" + LOWER_TAIL) == {}
     assert unit_finds("facility", "Referred to Dari-speaking counselor.") == {}
+    # a unit or a service is where a patient goes too, but names no facility
+    assert unit_finds("facility", "transferred from nsicu, referred to nephro and neuroradiology" + LOWER_TAIL) == {}
 
 
 def test_a_saint_written_out_or_with_its_full_stop_where_a_patient_comes_from_is_a_facility(unit_finds):
@@ -177,3 +179,8 @@ def test_a_saint_written_out_or_with_its_full_stop_where_a_patient_comes_from_is
 def test_in_capitals_for_opens_a_clause_before_a_type_word(unit_finds):
     assert unit_finds("facility", "PLAN: SCREEN FOR REHAB, CONT TRACH CARE.") == {}
     assert unit_finds("facility", "Referred to Center for Sight Hospital today.") == {"Center for Sight Hospital": Category.HOSPITAL}
+
+
+def test_in_capitals_a_verb_in_ing_before_a_type_word_names_no_facility(unit_finds):
+    assert unit_finds("facility", "NEURO: A+OX3, SLEEPING IN NAPS. MR WARD REFUSING AM LABS @ 0400, STATES LET ME SLEEP.") == {}
+    assert unit_finds("facility", "Transferred from Flushing Hospital today.") == {"Flushing Hospital": Category.HOSPITAL}

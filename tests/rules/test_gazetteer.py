@@ -74,3 +74,7 @@ def test_a_clinical_word_that_is_a_place_opening_a_sentence_is_no_place(unit_fin
 def test_an_everyday_place_word_before_a_clinical_word_qualifies_it(unit_finds):
     assert unit_finds("gazetteer", "NO COUGH/GAG, NO RESPONSE TO CENTRAL PAIN. APNEA TEST PLANNED.") == {}
     assert unit_finds("gazetteer", "moved to Central Falls last year").get("Central Falls") is Category.LOCATION
+
+
+def test_a_place_made_an_adjective_with_a_hyphen_is_no_place(unit_finds):
+    assert unit_finds("gazetteer", "Endocrine: insulin drip per Portland-style protocol, glucose 140-180.") == {}

@@ -348,3 +348,31 @@ def test_a_signature_with_an_initial_and_a_word_closes_a_note(detect):
 def test_staff_shorthand_and_a_pager_word_name_no_one(unit_finds):
     assert unit_finds("names", "CV: HR 110S ST. PAGED HO RE: TACHY, NO NEW ORDERS.") == {}
     assert unit_finds("names", "neuro checks q1h. nsurg resident (beeper 31220) aware of inr." + LOWER_TAIL) == {}
+
+
+def test_a_rare_word_after_per_and_one_word_after_a_hand_off_name_the_clinician(unit_finds):
+    assert unit_finds("names", "PLAN: KUB IF NO MORE OUTPUT, ?RELISTOR PER LINDQVIST, BOWEL REGIMEN.") == {"LINDQVIST": Category.DOCTOR}
+    assert unit_finds("names", "per protocol, per pharm, per policy, per nsgy, per nomogram, per riss, per protcol" + LOWER_TAIL) == {}
+    assert unit_finds("names", "REPORT GIVEN TO BROOKS ON STEP DOWN 0615.") == {"BROOKS": Category.DOCTOR}
+    assert unit_finds("names", "report given to floor at 1400" + LOWER_TAIL) == {}
+
+
+def test_the_words_before_a_date_of_birth_name_the_patient(unit_finds):
+    text = "PT IDS VERIFIED W/ 2ND RN BEFORE PRBC: SUMMER ALBRIGHT, DOB 4/17/1958. CONSENT ON CHART."
+    assert unit_finds("names", text) == {"SUMMER ALBRIGHT": Category.PATIENT}
+
+
+def test_a_quoted_name_after_called_and_a_house_officer_before_a_name(unit_finds):
+    assert unit_finds("names", 'PT CALLED "BUD" BY FAMILY AND RESPONDS BEST TO THAT.') == {"BUD": Category.PATIENT}
+    assert "VANTERPOOL" in " ".join(unit_finds("names", "PT DIZZY. PAGED HO VANTERPOOL @ 4-7718, 500CC NS BOLUS."))
+
+
+def test_initials_after_a_slash_or_with_a_comma_before_the_credential_sign_a_note(detect):
+    assert detect("PLAN: CIWA Q4, TERTIARY SURVEY AM.\n/LRB\n\n") == {"LRB": Category.DOCTOR}
+    assert detect("plan stress test am if neg x3.\n-- m.k., rn\n\n") == {"m.k.": Category.DOCTOR}
+
+
+def test_a_house_officer_made_aware_and_a_hyphenated_given_name_name_no_clinician(unit_finds):
+    assert unit_finds("names", "TROP PENDING. HO MADE AWARE. REST OF NIGHT UNEVENTFUL.") == {}
+    found = unit_finds("names", "Patient verified: Jun-ho Baek, DOB 5 Nov 1983; address on file")
+    assert found.get("Jun-ho Baek") is Category.PATIENT

@@ -62,7 +62,8 @@ _AGE_RULES: tuple[PatternRule, ...] = (
     PatternRule(
         "small_units_old",
         Category.AGE,
-        re.compile(rf"\b{_AGE_N}[ \t]*-?[ \t]*{_SMALL}\.?[ \t]*-?[ \t]*old\b", _I),
+        # a unit written apart from "old" ("90 hold" is no "90 h old")
+        re.compile(rf"\b{_AGE_N}[ \t]*-?[ \t]*{_SMALL}(?:\.?[ \t]*-[ \t]*|\.?[ \t]+|\.)old\b", _I),
         score=0.9,
         accept=_age_value_ok,
     ),

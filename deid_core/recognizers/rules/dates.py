@@ -39,6 +39,8 @@ _COPULA_BEFORE = re.compile(r"\b(?:was|is|were|will[ \t]+be)[ \t]*$", re.IGNOREC
 def _month_case_ok(text: str, m: re.Match[str]) -> bool:
     """A lowercase ``may``/``dec``/``mar`` is a verb or an abbreviation unless a year or ``on`` says otherwise."""
     mon = m.group("mon")
+    if re.search(r"\d:$", text[max(0, m.start() - 2) : m.start()]):
+        return False  # "IABP 1:1 AUG 110": the day is the second term of a ratio
     if mon.islower() and mon.lower() in _LOWER_MONTH_NEEDS_YEAR:
         if m.groupdict().get("y"):
             return True
@@ -384,7 +386,8 @@ _MD_TRAP_BEFORE = re.compile(
 _MD_TRAP_AFTER = re.compile(
     r"^[ \t]*(?:pain|strength|power|motor|mg|mcg|g\b|gm|ml|tabs?|tablets?|caps?|puffs?|units?|scale|score|reflex|"
     r"murmur|ps\b|peep|cpap|cm|mmhg|on\s+\d|of\s+\d|with\s+\d|/|bilat|b/l|throughout|in\s+(?:all|the|both|upper|lower|bilateral)|"
-    r"(?:upper|lower|proximal|distal|bilateral|left|right|lue|rue|lle|rle)\b|\+|(?:lymph[ \t]+)?nodes?\b|cores?\b|positive\b|involved\b"
+    # "2/4+" is a grade, "12/2 +GPC" a day and what grew; "on 12/6 40%" a setting and its oxygen
+    r"(?:upper|lower|proximal|distal|bilateral|left|right|lue|rue|lle|rle)\b|\+(?![A-Za-z])|\d{2,3}[ \t]*%|(?:lymph[ \t]+)?nodes?\b|cores?\b|positive\b|involved\b"
     r"|items?\b|questions?\b|criteria\b|points?\b|correct\b|trials?\b|sites?\b|(?-i:[RL])\b"
     # "bcx 2/2 bottles", "3/4 sets positive": a count out of a total
     r"|bottles?\b|sets?\b|vials?\b|views?\b|samples?\b"
@@ -459,9 +462,10 @@ class DateRecognizer(PatternRecognizer):
     def _after_clinical_term(before: str, after: str, month: int, day: int) -> bool:
         """``L FEMUR IMN 10/4,``, ``s/p vats 11/9.``: right after a clinical term, an m/d that ends its clause is
         the day of that test or procedure. Both numbers up to 5 are the shape of a strength grade or a count
-        (``LUE 4/5.``), a number of days out of seven a duration (``fever 5/7``), and a score's total is no day:
+        (``LUE 4/5.``), a number of days out of seven a duration (``fever 5/7``), and a score's total is no day
+        (``Nausea 2/10.``):
         those are left to the cues above."""
-        if (month <= 5 and day <= 5) or (day == 7 and month < 7) or day in _SCORE_DENOMINATORS:
+        if (month <= 5 and day <= 5) or (day == 7 and month < 7) or day == 10 or day in _SCORE_DENOMINATORS:
             return False
         word = _WORD_BEFORE.search(before)
         return bool(word) and bool(_CLAUSE_END.match(after)) and default_lexicon().is_clinical(word.group(1))

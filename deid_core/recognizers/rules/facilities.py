@@ -144,6 +144,7 @@ _DESTINATION = re.compile(
     r"[ \t]+(?:to|at|from|by)[ \t]+(?P<word>[A-Za-z][a-z'’]{3,}|[A-Z][A-Z'’]{3,})(?![\w/-])",
     re.I,
 )
+_SERVICE_ENDING = re.compile(r"(?:ology|icu|surg(?:ery)?|onc|trauma)$")
 #: "from linden court (alf)", "THE PINES (SNF)": a care home's type in brackets after its name
 _BRACKET_TYPE = re.compile(
     r"\((?:alf|snf|ltc|ltach?|nh|sar|adhc|group[ \t]+home|nursing[ \t]+home|assisted[ \t]+living|rehab|hospice)\)", re.I
@@ -263,8 +264,11 @@ class FacilityRecognizer(RuleRecognizer):
                 if lex.is_clinical(low) and low not in _GENERIC_FACILITY_WORDS:
                     keep += 1  # "CK AM LABS", "HR. GI": a clinical abbreviation before a type word is no name
                     continue
-                if low.endswith("ed") and lex.is_common_word(low, strict=True) and not lex.is_name(low):
-                    keep += 1  # "Recommended Home Care": a verb before the name
+                if (low.endswith("ed") and lex.is_common_word(low, strict=True) and not lex.is_name(low)) or (
+                    # in capitals only: "Flushing Hospital" is capitalised as a name is
+                    low.endswith("ing") and caps_line_at(text, m.start()) and lex.is_common_word(low) and not lex.is_name(low) and low not in us_cities()
+                ):
+                    keep += 1  # "Recommended Home Care", "REFUSING AM LABS": a verb before the name
                     continue
                 break
             if keep >= len(words):
@@ -392,8 +396,8 @@ class FacilityRecognizer(RuleRecognizer):
             low = word.lower()
             if lex.frequency(low) >= COMMON_WORD_FREQ or lex.is_clinical(low) or lex.is_stop(low) or low in FUNCTION_WORDS:
                 continue
-            if low.upper() in CLINICAL_ACRONYMS or low in _GENERIC_FACILITY_WORDS or low in _NOT_LOWER_HEADS:
-                continue
+            if low.upper() in CLINICAL_ACRONYMS or low in _GENERIC_FACILITY_WORDS or low in _NOT_LOWER_HEADS or _SERVICE_ENDING.search(low):
+                continue  # "referred to neuroradiology", "transferred to neurotrauma icu": a service or a unit
             out.append(Span(m.start("word"), m.end("word"), Category.HOSPITAL, 0.7, "facility/destination"))
         return out
 

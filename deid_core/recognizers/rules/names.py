@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.gazetteer import EPONYM_TRIGGERS, GazetteerResources, default_resources, followed_by_eponym_trigger
 from deid_core.recognizers.lexicon import (
+    COMMON_WORD_FREQ,
     CREDENTIALS,
     DOCTOR_TITLES,
     MONTHS,
@@ -102,7 +103,7 @@ _DOCTOR_ROLES = (
     r"|attending(?:[ \t]+(?:physician|md|of[ \t]+record))?|resident|fellow|intern|pcp|primary(?:[ \t]+care)?(?:[ \t]+(?:physician|provider|doctor|md))?"
     r"|referring(?:[ \t]+(?:physician|provider|md|doctor|clinician))?|ref(?:erring)?[ \t]+md|surgeon|assistant(?:[ \t]+surgeon)?"
     r"|anesthesiologist|anesthesia|anesthetist|crna|consultant|consulting(?:[ \t]+(?:physician|md))?|(?<![\d.][ \t])(?<![\d.])cc|provider|clinician"
-    r"|physician|doctor|nurse|rn|np|pa|author|care[ \t]+team|covering(?:[ \t]+(?:physician|md))?|on-?call|midwife|therapist|pharmacist"
+    r"|physician|doctor|nurse|rn|np|pa|(?<![-'’])ho|author|care[ \t]+team|covering(?:[ \t]+(?:physician|md))?|on-?call|midwife|therapist|pharmacist"
     r"|case[ \t]+manager|social[ \t]+worker|sw|(?<![\d.][ \t])(?<![\d.])cm|sitter|rt|rrt|res|dietitian|dietician|chaplain|psychiatrist|psychologist|cardiologist|oncologist"
     r"|neurologist|radiologist|pathologist|hospitalist|intensivist|nephrologist|urologist|dermatologist|gastroenterologist"
     r"|pulmonologist|endocrinologist|rheumatologist|obstetrician|gynecologist|ob/gyn|pediatrician|neurosurgeon|proceduralist"
@@ -151,7 +152,8 @@ _PATIENT_INLINE = re.compile(
 #: 'keeps asking for "walt"' (a quoted word only)
 _NAMING = re.compile(
     r"\b(?:call(?:s|ed)?[ \t]+(?:me|him|her|them)|goes[ \t]+by|known[ \t]+as|nicknamed|to[ \t]+be[ \t]+called"
-    r"|(?:ask(?:s|ed|ing)?|call(?:s|ed|ing)?|look(?:s|ed|ing)?)[ \t]+(?:out[ \t]+)?for(?=[ \t]*[\"“'‘]))[ \t]*(?=[\"“'‘]?[^\W\d_])",
+    r"|(?:ask(?:s|ed|ing)?|call(?:s|ed|ing)?|look(?:s|ed|ing)?)[ \t]+(?:out[ \t]+)?for(?=[ \t]*[\"“'‘])|called(?=[ \t]*[\"“]))"
+    r"[ \t]*(?=[\"“'‘]?[^\W\d_])",
     _I,
 )
 _SIGNATURE = re.compile(r"(?:^|\n|(?<=\. )|(?<=:))[ \t]*(?:[-–—~]+|/s/|s/)[ \t]*", _I)
@@ -173,7 +175,7 @@ _HANDLE = re.compile(
 )
 #: initials typed as a signature on the note's last line: "-tk", "-JM RN"
 _INITIALS_SIGNATURE = re.compile(
-    r"(?:^|\n|(?<=[ \t]))[ \t]*[-–—~][ \t]?(?P<init>[A-Za-z]{2,3}|(?:[A-Za-z]\.){2,3})(?:[ \t]+(?i:rn|md|np|lpn|rt|rrt|cna|pa))?\s*\Z"
+    r"(?:^|\n|(?<=[ \t]))[ \t]*(?:[-–—~]{1,2}|/)[ \t]?(?P<init>[A-Za-z]{2,3}|(?:[A-Za-z]\.){2,3})(?:,?[ \t]+(?i:rn|md|np|lpn|rt|rrt|cna|pa))?\s*\Z"
 )
 #: credentials a note may be signed with alone ("-RN"); rarer ones (MB, BS) are as often initials
 #: who hands a patient over or is reached: "report received from", "per", "paged"
@@ -285,6 +287,19 @@ _NAME_FROM_SERVICE = re.compile(
     r"|physical[ \t]+therapy|occupational[ \t]+therapy|speech|transport|admitting|registration|blood[ \t]+bank|lab)\b(?![/-])",
     re.I,
 )
+#: "?RELISTOR PER LINDQVIST", "restarted per hollister": after "per", a listed name English hardly uses as a word is
+#: whoever said so
+_PER_WORD = re.compile(r"\bper[ \t]+(?P<name>[A-Za-z][A-Za-z'’]{2,})(?![\w/-])", re.I)
+#: "REPORT GIVEN TO BROOKS ON STEP DOWN", "report from page on ed side": a hand-off, one word, then where the person is
+_HAND_OFF_NAME = re.compile(
+    r"\b(?:report[ \t]+(?:given[ \t]+)?(?:to|from)|handed[ \t]+(?:off|over)[ \t]+to|signed[ \t]+out[ \t]+to)[ \t]+"
+    r"(?P<name>[A-Za-z][A-Za-z'’-]{2,})(?=[ \t]+(?:on|at|in|from)\b)",
+    re.I,
+)
+#: where a hand-off goes that is no person
+_HAND_OFF_PLACES = frozenset({"floor", "unit", "team", "nurse", "staff", "oncoming", "receiving", "covering", "pacu", "stepdown"})
+#: "SUMMER ALBRIGHT, DOB 4/17/1958": the words before a date of birth name the patient
+_NAME_BEFORE_DOB = re.compile(r"(?P<name>[A-Za-z][A-Za-z'’-]+(?:[ \t]+[A-Za-z][A-Za-z'’-]+){1,2})[ \t]*,?[ \t]*(?:dob|d\.o\.b\.?)(?![\w])", re.I)
 _COMPANY_REP = re.compile(r"[ \t]+(?:reps?|representatives?)\b", re.I)
 _AND_NEXT = re.compile(r"[ \t]+(?:and|&)[ \t]+", re.I)
 _LOWER_CREDENTIAL_WORDS = frozenset({"rn", "lpn", "np", "rrt", "cna", "bsn", "msn", "pa-c", "wocn", "cwocn", "crna"})
@@ -463,8 +478,8 @@ class NameRecognizer(RuleRecognizer):
         i = self._token_index_at(tokens, pos)
         if i >= len(tokens) or text[pos : tokens[i].start].strip(" \t") != "" or not self._word_given_name(tokens[i]):
             return None
-        if self._verb_reading(tokens, i) or tokens[i].lower in _RANKS_LOWER:
-            return None
+        if self._verb_reading(tokens, i) or tokens[i].lower in _RANKS_LOWER or tokens[i].lower in _PAST_VERBS:
+            return None  # "HO MADE AWARE": a past tense after the role is what was done
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         if nxt and (nxt.lower in _RELATION_SET or (_DOCTOR_ROLE_WORD.fullmatch(nxt.text) and not _is_credential(nxt))):
             return None  # "updated by foster parent", "by charge nurse": a word that qualifies a role
@@ -784,6 +799,7 @@ class NameRecognizer(RuleRecognizer):
                     out.append(self._span(text, tokens, (idx + 1, idx + 1), Category.PATIENT, 0.85, "relation"))
 
         out.extend(self._relatives_in_brackets(text))
+        out.extend(self._placed_words(text))
         for m in _PATIENT_HEADER.finditer(text):
             forward(m.end(), Category.PATIENT, "header", 0.9, "patient_header", inverted=True)
         for m in _NAMING.finditer(text):
@@ -971,6 +987,32 @@ class NameRecognizer(RuleRecognizer):
         if low in FUNCTION_WORDS or low in _RELATION_SET or (len(word) == 3 and self._is_word(word)):
             return False
         return bracketed or bool(_HAND_OFF_BEFORE.search(text[max(0, tok.start - 40) : tok.start]))
+
+    def _placed_words(self, text: str) -> list[NameCandidate]:
+        """Words whose place in the sentence names them, in any case: a rare word after ``per``, one word after a
+        hand-off before where the person is, the words before a date of birth."""
+        lex = self.lexicon
+        out: list[NameCandidate] = []
+
+        def plain(low: str) -> bool:
+            return not (lex.is_clinical(low) or lex.is_stop(low) or low in FUNCTION_WORDS or low.upper() in CLINICAL_ACRONYMS)
+
+        for m in _PER_WORD.finditer(text):
+            low = m.group("name").lower()
+            # a listed name only: abbreviations and typos are as rare ("per nomogram", "per riss", "per protcol")
+            if lex.is_name(low) and lex.frequency(low) < COMMON_WORD_FREQ and plain(low) and not lex.is_eponym(low):
+                out.append(NameCandidate(m.start("name"), m.end("name"), Category.DOCTOR, 0.8, "per_rare"))
+        for m in _HAND_OFF_NAME.finditer(text):
+            low = m.group("name").lower()
+            if plain(low) and low not in _HAND_OFF_PLACES and low not in _ROLE_QUALIFIERS and low not in _RELATION_SET:
+                out.append(NameCandidate(m.start("name"), m.end("name"), Category.DOCTOR, 0.8, "hand_off"))
+        for m in _NAME_BEFORE_DOB.finditer(text):
+            words = list(re.finditer(r"\S+", m.group("name")))
+            while words and not (lex.is_name(words[0].group(0)) and plain(words[0].group(0).lower())):
+                words.pop(0)  # "BEFORE PRBC: SUMMER ALBRIGHT, DOB": the name starts at its first listed word
+            if len(words) >= 2 and all(lex.is_name(w.group(0)) or not self._is_word(w.group(0)) for w in words):
+                out.append(NameCandidate(m.start("name") + words[0].start(), m.end("name"), Category.PATIENT, 0.85, "name_dob"))
+        return out
 
     def _relatives_in_brackets(self, text: str) -> list[NameCandidate]:
         """``family (joy and lance)``: in brackets after a relation word, each item that opens with a listed
