@@ -329,6 +329,13 @@ def state_after(text: str, end: int) -> int:
 
 _STYLE_AFTER = re.compile(r"-(?:style|type|like|based|esque)\b", re.I)
 _NEXT_WORD = re.compile(r"[ \t]+([^\W\d_]+)")
+
+
+def word_after(text: str, end: int) -> str | None:
+    """The word right after ``end`` on the same line, blanks between, or None."""
+    m = _NEXT_WORD.match(text, end)
+    return m.group(1) if m else None
+
 #: a capital here is the sentence's, not the word's
 _OPENS_SENTENCE = re.compile(r"(?:^|[.!?]\s+|\n\s*)$")
 
@@ -407,8 +414,8 @@ class GazetteerRecognizer(RuleRecognizer):
         if lex.is_eponym(word) or lex.is_stop(word):
             return cue and not lex.is_eponym(word)
         if cue:
-            nxt = _NEXT_WORD.match(text, hit.end)
-            if lex.is_everyday(word) and nxt and lex.is_clinical(nxt.group(1)):
+            nxt = word_after(text, hit.end)
+            if lex.is_everyday(word) and nxt and lex.is_clinical(nxt):
                 return False  # "NO RESPONSE TO CENTRAL PAIN": an everyday word before a clinical one qualifies it
             # "MURMUR 3/6 AT APEX": in capitals a clinical word after a place cue is where in the body,
             # unless its state or country follows ("TO LIMA, OHIO")

@@ -31,7 +31,7 @@ from deid_core.notes import ClinicalNote
 from deid_core.recognizers.base import NoteContext
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS
 from deid_core.recognizers.rules.tokens import caps_line_at
-from deid_core.recognizers.gazetteer import Gazetteer, followed_by_eponym_trigger, normalise_entry
+from deid_core.recognizers.gazetteer import Gazetteer, followed_by_eponym_trigger, normalise_entry, word_after
 from deid_core.recognizers.lexicon import Lexicon, default_lexicon, rule_list
 from deid_core.spans import Category, Evidence, Span
 
@@ -48,8 +48,6 @@ _WRITTEN_NAME = re.compile(r"[^\W\d_]+(?:(?:[ \t]*[,.'’-][ \t]*|[ \t]+|[ \t]*\
 _SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n\s*)$")
 _VERB_NAMES = rule_list("names", "verb_given_names")
 _VERB_PARTICLES = rule_list("names", "verb_particles")
-#: the word after an occurrence, to read a given name that is also a verb ("bro drew visited, drew up a list")
-_NEXT_WORD = re.compile(r"[ \t]+([^\W\d_]+)")
 _TITLE_BEFORE = re.compile(r"\b(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof|Doctor|Mx)\.?[ \t]*$", re.IGNORECASE)
 
 
@@ -181,8 +179,8 @@ class Propagator:
                 # "Dr. Young" reaches "Young", never "YOUNG ADULT" or "young"
                 return False
         if variant.single and not titled and surface.lower() in _VERB_NAMES:
-            nxt = _NEXT_WORD.match(text, end)
-            if nxt and nxt.group(1).lower() in _VERB_PARTICLES:
+            nxt = word_after(text, end)
+            if nxt and nxt.lower() in _VERB_PARTICLES:
                 return False  # a name that is also a verb, before a particle, is the verb: "drew up a list"
         if surface.islower():
             # lowercase only for rare names typed in messages: "thanks, chidi"

@@ -177,7 +177,6 @@ _HANDLE = re.compile(
 _INITIALS_SIGNATURE = re.compile(
     r"(?:^|\n|(?<=[ \t]))[ \t]*(?:[-–—~]{1,2}|/)[ \t]?(?P<init>[A-Za-z]{2,3}|(?:[A-Za-z]\.){2,3})(?:,?[ \t]+(?i:rn|md|np|lpn|rt|rrt|cna|pa))?\s*\Z"
 )
-#: credentials a note may be signed with alone ("-RN"); rarer ones (MB, BS) are as often initials
 #: who hands a patient over or is reached: "report received from", "per", "paged"
 _HAND_OFF_BEFORE = re.compile(
     r"(?:\b(?:report|endorsed?|hand-?off|handed[ \t]+off)\b[^.\n]{0,25}\b(?:from|to)|\b(?:per|paged|called|spoke[ \t]+(?:with|to)|d/w|by))[ \t]+$",
@@ -185,6 +184,7 @@ _HAND_OFF_BEFORE = re.compile(
 )
 #: a dash or tilde that opens a signature in the middle of a line ("... titrate map >65 - tiff rn")
 _DASH_BEFORE = re.compile(r"(?:^|(?<=\s))[-–—~]+[ \t]*(?P<initial>[A-Za-z]\.?[ \t]+)?$")
+#: credentials a note may be signed with alone ("-RN"); rarer ones (MB, BS) are as often initials
 _SIGNING_CREDENTIALS = frozenset({"RN", "MD", "NP", "PA", "DO", "PT", "OT", "RT", "ST", "LPN", "CNA", "RRT", "BSN", "MSN", "SLP"})
 #: what closes a typed message after a dash but names no one
 _SIGNOFF_WORDS = frozenset({"ok", "okay", "thx", "ty", "hi", "bye", "tia", "end"})
@@ -989,8 +989,8 @@ class NameRecognizer(RuleRecognizer):
         return bracketed or bool(_HAND_OFF_BEFORE.search(text[max(0, tok.start - 40) : tok.start]))
 
     def _placed_words(self, text: str) -> list[NameCandidate]:
-        """Words whose place in the sentence names them, in any case: a rare word after ``per``, one word after a
-        hand-off before where the person is, the words before a date of birth."""
+        """Words whose place in the sentence names them, in any case: a listed name English hardly uses after
+        ``per``, one word after a hand-off before where the person is, the listed names before a date of birth."""
         lex = self.lexicon
         out: list[NameCandidate] = []
 
@@ -1046,9 +1046,9 @@ class NameRecognizer(RuleRecognizer):
         dash = _DASH_BEFORE.search(text, text.rfind("\n", 0, tok.start) + 1, tok.start)
         low = tok.lower
         lex = self.lexicon
-        if not dash or lex.is_clinical(low) or lex.is_stop(low) or low in FUNCTION_WORDS or low in _SIGNOFF_WORDS or low in _MODALS:
+        if not dash or lex.is_clinical(low) or lex.is_stop(low) or low in FUNCTION_WORDS:
             return None
-        if low in _ROLE_QUALIFIERS:
+        if low in _SIGNOFF_WORDS or low in _MODALS or low in _ROLE_QUALIFIERS:
             return None
         return dash.start("initial") if dash.group("initial") else tok.start
 
