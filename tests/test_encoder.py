@@ -532,8 +532,11 @@ def test_deid_core_imports_without_torch_or_transformers():
     assert lines[1].startswith("refused:") and "torch and transformers" in lines[1]
 
 
-def test_the_onnx_session_lets_no_idle_thread_spin(tiny_onnx_dir):
-    onnx = load_encoder(tiny_onnx_dir, config=EncoderConfig(device="cpu", threads=2))
-    options = onnx.model.session.get_session_options()
-    assert options.intra_op_num_threads == 2
-    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+def test_onnx_passes_run_side_by_side_on_one_thread_each_and_find_what_one_at_a_time_finds(tiny_onnx_dir):
+    texts = [f"Seen by Dr. Okafor on 03/0{i + 1}/2024 at Mercy General, MRN {1000 + i}. " * (i + 1) for i in range(6)]
+    one = load_encoder(tiny_onnx_dir, config=EncoderConfig(device="cpu", threads=1, window_tokens=32, overlap_tokens=4, batch_tokens=64))
+    two = load_encoder(tiny_onnx_dir, config=EncoderConfig(device="cpu", threads=2, window_tokens=32, overlap_tokens=4, batch_tokens=64))
+    assert two.model.session.get_session_options().intra_op_num_threads == 1
+    assert (one.concurrent_batches, two.concurrent_batches) == (1, 2)
+    assert two.analyze_batch(texts) == one.analyze_batch(texts)
+    assert two.stats.forward_calls == one.stats.forward_calls > 2

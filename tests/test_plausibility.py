@@ -250,3 +250,28 @@ def test_a_model_date_that_is_bottles_or_a_second_pain_reading_is_rejected(check
     assert not check.plausible_at(text, _sure(text, "2/2", Category.DATE))
     assert not check.plausible_at(text, _sure(text, "7/10", Category.DATE))
     assert check.plausible_at(text, _sure(text, "3/2", Category.DATE))
+
+
+def test_a_model_name_that_is_an_eponym_written_with_and_or_before_a_scale_is_rejected(check):
+    text = "pt w/ sah (hunt and hess 3, fisher 4), glasgow coma scale 14; spoke with wife Tamsin and Jo"
+    assert not check.plausible_at(text, _at(text, "hunt and hess", Category.PATIENT))
+    assert not check.plausible_at(text, _at(text, "hess", Category.DOCTOR))
+    assert not check.plausible_at(text, _at(text, "glasgow", Category.PATIENT))
+    assert check.plausible_at(text, _at(text, "Tamsin", Category.PATIENT))
+
+
+def test_a_model_name_before_a_tear_or_boots_or_that_is_an_icu_drug_is_rejected(check):
+    text = "S/p EGD: Mallory-Weiss tear, clipped. Heels in Prevalon boots. Mannitol PRN available."
+    assert not check.plausible_at(text, _at(text, "Mallory-Weiss", Category.PATIENT))
+    assert not check.plausible_at(text, _at(text, "Prevalon", Category.LOCATION, score=0.9))
+    assert not check.plausible_at(text, _at(text, "Mannitol", Category.DOCTOR))
+
+
+def test_a_model_name_in_a_table_before_a_grade_column_is_kept(check):
+    text = "To the parent/guardian of: Mei-Ling Tsao   Grade 3, Room 14"
+    assert check.plausible_at(text, _at(text, "Mei-Ling Tsao", Category.PATIENT))
+
+
+def test_after_pt_a_model_name_opening_with_an_everyday_word_is_rejected(check):
+    text = "PAIN 0/10. PT PLEASANT, HOH, SPEAKS PORTUGUESE"
+    assert not check.plausible_at(text, _at(text, "PLEASANT, HOH", Category.PATIENT))

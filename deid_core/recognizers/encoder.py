@@ -16,8 +16,8 @@ On a CPU the model runs in ONNX Runtime when the model directory holds
 ``model.onnx`` (every build of ours writes it and an int8 form,
 ``model.int8.onnx``, beside it): in int8 where the build's model card says
 the int8 form kept its held-out accuracy, in fp32 otherwise
-(``docs/detection.md``), on as many threads as this process may use; in
-torch when there is no ONNX form, and in fp16 on a GPU.
+(``docs/detection.md``), as many one-thread passes at once as this process
+may use cores; in torch when there is no ONNX form, and in fp16 on a GPU.
 
 Nothing is fetched at run time: the loader sets ``HF_HUB_OFFLINE``, passes
 ``local_files_only`` and refuses anything that is not a local directory.
@@ -32,8 +32,10 @@ import hashlib
 import json
 import math
 import os
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -114,7 +116,7 @@ class EncoderConfig:
     #: CPU only. ``auto``: the int8 ONNX form where the build verified it, else the fp32 ONNX form,
     #: else the torch weights; ``fp32``: the torch weights; ``int8``: the int8 ONNX form.  A GPU runs fp16.
     precision: str = "auto"
-    #: CPU threads; None: every core this process may run on.
+    #: CPU threads (ONNX Runtime: that many passes side by side, one thread each); None: every core this process may use.
     threads: int | None = None
 
     def __post_init__(self) -> None:
@@ -394,6 +396,9 @@ class EncoderRecognizer:
         self._columns: Any = None
         self._thresholds = np.array([self.config.threshold_for(c) for c in self._plan.order], dtype=np.float64)
         self.stats = InferenceStats()
+        self._stats_lock = threading.Lock()
+        #: forward passes run side by side, each on one thread (:func:`load_encoder` sets this for ONNX Runtime on a CPU)
+        self.concurrent_batches = max(1, int(getattr(model, "concurrent_batches", 1)))
 
     @property
     def batch_tokens(self) -> int:
@@ -426,8 +431,9 @@ class EncoderRecognizer:
         width = 1 + 2 * len(self._plan.order)
         feats = [np.zeros((len(t.ids), width), dtype=np.float32) for t in tokenized]
         filled = [np.zeros(len(t.ids), dtype=bool) for t in tokenized]
-        for batch in pack_batches(windows, self._batch_tokens, self.config.max_batch_windows, len(self._prefix) + len(self._suffix)):
-            for w, rows in zip(batch, self._run_batch(batch, tokenized)):
+        batches = pack_batches(windows, self._batch_tokens, self.config.max_batch_windows, len(self._prefix) + len(self._suffix))
+        for batch, results in zip(batches, self._run_all(batches, tokenized)):
+            for w, rows in zip(batch, results):
                 feats[w.note][w.keep_start : w.keep_end] = rows[w.keep_start - w.start : w.keep_end - w.start]
                 filled[w.note][w.keep_start : w.keep_end] = True
         out: list[list[Span]] = []
@@ -464,6 +470,15 @@ class EncoderRecognizer:
         return out
 
     # -- inference -------------------------------------------------------
+    def _run_all(self, batches: Sequence[Sequence[Window]], tokenized: Sequence[_Tokenized]) -> Iterable[list[np.ndarray]]:
+        """Every batch's rows, in order.  Single-threaded passes side by side use a small machine's cores
+        better than one pass split across them, whose threads wait for each other at every layer while the
+        rules hold one of the cores (docs/detection.md has the measurement)."""
+        if self.concurrent_batches == 1 or len(batches) < 2:
+            return (self._run_batch(b, tokenized) for b in batches)
+        with ThreadPoolExecutor(max_workers=self.concurrent_batches, thread_name_prefix="deid-encoder") as pool:
+            return list(pool.map(lambda b: self._run_batch(b, tokenized), batches))
+
     def _run_batch(self, batch: Sequence[Window], tokenized: Sequence[_Tokenized]) -> list[np.ndarray]:
         """Pooled probabilities per content token of each window; splits the batch on OOM."""
         try:
@@ -496,10 +511,11 @@ class EncoderRecognizer:
             ids[i, pre : pre + n] = tokenized[w.note].ids[w.start : w.end]
             ids[i, pre + n : pre + n + suf] = self._suffix
             mask[i, : pre + n + suf] = 1
-        self.stats.forward_calls += 1
         started = time.perf_counter()
         probs = self._forward(torch.from_numpy(ids), torch.from_numpy(mask))
-        self.stats.model_seconds += time.perf_counter() - started
+        with self._stats_lock:
+            self.stats.forward_calls += 1
+            self.stats.model_seconds += time.perf_counter() - started
         if tuple(probs.shape[:2]) != (len(batch), width) or probs.shape[2] != len(self.labels):
             raise RecognizerError(
                 f"model returned shape {tuple(probs.shape)}, expected ({len(batch)}, {width}, {len(self.labels)})"
@@ -645,14 +661,13 @@ class OnnxTokenClassifier:
             import onnxruntime as ort
         except ImportError as exc:
             raise RecognizerError(f"{path.name} needs onnxruntime installed (the encoder extra): {exc}") from None
+        #: the recognizer runs this many passes at once, one thread each (a session may be run from several threads)
+        self.concurrent_batches = threads
         options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
+        options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
-        # Idle pool threads would otherwise spin after each pass, taking the cores the rules and the
-        # Python around each pass need on a small machine (docs/detection.md has the measurement).
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own untyped errors

@@ -295,7 +295,8 @@ EPONYM_TRIGGERS = frozenset(
     point area cells cell body bodies canal duct gland space ligament membrane hernia diverticulum deformity contracture
     aneurysm tremor chorea dementia encephalopathy apnea respiration breathing murmur rub spots nodules bundle fibers
     coma agitation hugger pump port drip solution disorder lesion reaction response effect circle pattern fall oesophagus
-    grass dynamometer grade class wort protocol regimen collar bolt monitor rules paralysis wave waves cath
+    grass dynamometer grade class wort protocol regimen collar bolt monitor rules paralysis wave waves cath tear
+    tears boots
     """.split()
 )
 

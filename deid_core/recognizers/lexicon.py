@@ -135,7 +135,7 @@ RELATIONS: tuple[str, ...] = (
     "coworker", "co-worker", "colleague", "boss", "landlord", "housemate", "pastor",
     "great-grandson", "great-granddaughter", "great-grandmother", "great-grandfather", "great-grandchildren",
     # the short forms nursing notes write them in
-    "dtr", "dau", "gdtr", "gdau", "sis", "bro", "stepdtr", "granddtr", "grandmom", "stepmom", "stepdad", "gf", "bf",
+    "dtr", "dau", "gdtr", "gdau", "sis", "bro", "stepdtr", "granddtr", "grandmom", "stepmom", "stepdad", "gf", "bf", "s/o",
     "ex-boyfriend", "ex-girlfriend", "ex-partner",
     # Spanish, Portuguese, Italian and French, as they appear in mixed-language notes
     "hijo", "hija", "hermano", "hermana", "esposo", "esposa", "madre", "padre", "mamá", "papá", "abuela", "abuelo",

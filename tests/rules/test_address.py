@@ -49,6 +49,11 @@ def test_a_chair_at_an_hour_and_a_range_of_vitals_are_no_rooms(unit_finds):
     assert unit_finds("address", "bed moved to 5N-512") == {"5N-512": Category.LOCATION}
 
 
+def test_hours_in_a_chair_and_a_share_of_a_wound_bed_are_no_rooms(unit_finds):
+    assert unit_finds("address", "UP IN CHAIR 2 HRS. wound bed 70% red granulation") == {}
+    assert unit_finds("address", "moved to room 12 at 0400") == {"room 12": Category.LOCATION}
+
+
 def test_a_street_name_holds_no_from_or_with(unit_finds):
     assert unit_finds("address", "74 YO M TRANSFERRED FROM ST. COLMAN'S ED") == {}
     assert unit_finds("address", "Lives at 12 Avenue of the Pines and 55 Main St.") == {"55 Main St.": Category.LOCATION}

@@ -57,3 +57,17 @@ def test_an_age_said_of_the_patient_with_a_plus(unit_finds):
 def test_a_unit_joined_to_old_in_one_word_is_no_age(unit_finds):
     assert unit_finds("age", "if sbp <90 hold epidural per apn") == {}
     assert unit_finds("age", "a 3 day old infant") == {"3 day old": Category.AGE}
+
+
+def test_an_age_joined_to_the_sex_letter_mid_sentence_is_an_age(unit_finds):
+    assert unit_finds("age", "EMS BROUGHT 34M AFTER MVC, INTOX") == {"34M": Category.AGE}
+    assert unit_finds("age", "transferred 58f w/ copd flare") == {"58f": Category.AGE}
+
+
+def test_a_fever_a_gauge_a_bed_or_metres_walked_joined_to_a_letter_are_no_ages(unit_finds):
+    assert unit_finds("age", "TMAX 101F OVERNIGHT, 16F FOLEY PLACED WITH 20F CHEST TUBE") == {}
+    assert unit_finds("age", "ambulated in hall 40m with pt, back in bed 12f with family") == {}
+
+
+def test_a_birthday_just_past_is_an_age(unit_finds):
+    assert unit_finds("age", "pt turned 101 last week per family") == {"101": Category.AGE}

@@ -115,6 +115,11 @@ def test_around_a_half_hour_on_a_night_shift_is_a_clock_time(unit_finds):
     assert unit_finds("date", "nursing 7p-7a pt came up from ed around 2030 w rll pna") == {}
 
 
+def test_around_a_half_hour_in_a_note_that_gives_a_late_hour_is_a_clock_time_but_years_stay(unit_finds):
+    assert unit_finds("date", "received pt from ed around 2030, lasix 80 iv given at 2100") == {}
+    assert unit_finds("date", "moved to the area around 2015, retired in 2019") == {"2015": Category.DATE, "2019": Category.DATE}
+
+
 def test_status_post_a_procedure_of_several_words_cues_its_day_and_chest_pain_is_scored(unit_finds):
     assert unit_finds("date", "NEURO ICU: S/P VP SHUNT REVISION 12/7 FOR MALFUNCTION.") == {"12/7": Category.DATE}
     assert unit_finds("date", "ccu sbar s: cp 7/10 at 2310 b: nstemi 2 days ago") == {}

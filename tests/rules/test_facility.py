@@ -85,11 +85,24 @@ def test_a_saint_no_list_holds_after_a_place_preposition_is_a_facility_but_st_jo
     assert unit_finds("facility", "pt on st johns wort at home") == {}
 
 
+def test_our_lady_of_a_place_is_a_facility_in_any_case_but_not_before_a_church(unit_finds, detect):
+    assert unit_finds("facility", "transferred from our lady of the vale w/ pre-eclampsia") == {"our lady of the vale": Category.HOSPITAL}
+    assert detect("TRANSFERRED FROM OUR LADY OF MERCY MEDICAL CENTER") == {"OUR LADY OF MERCY MEDICAL CENTER": Category.HOSPITAL}
+    assert unit_finds("facility", "family attends our lady of grace church") == {}
+
+
 def test_a_hospital_shaped_short_form_after_a_transfer_is_a_facility(unit_finds):
     assert unit_finds("facility", "transfered from smh w tbi sdh 6mm no shift" + LOWER_TAIL) == {"smh": Category.HOSPITAL}
     assert unit_finds("facility", "PT ADMITTED FROM GH ED AT 2200 S/P FALL AT HOME.") == {"GH": Category.HOSPITAL}
     # the outside hospital, mental health, and a frequent word are no facility's name
     assert unit_finds("facility", "transferred from osh, referred to MH, sent from oh" + LOWER_TAIL) == {}
+
+
+def test_a_hospital_shaped_short_form_where_dialysis_or_the_pcp_is_a_facility_but_the_bedside_is_not(unit_finds):
+    assert unit_finds("facility", "gets hd at kvh tues/thurs/sat normally" + LOWER_TAIL) == {"kvh": Category.HOSPITAL}
+    assert unit_finds("facility", "PCP AT NWH AWARE OF ADMISSION") == {"NWH": Category.HOSPITAL}
+    assert unit_finds("facility", "FAMILY REQUESTING TX TO SLMC, ATTENDING TO DISCUSS") == {"SLMC": Category.HOSPITAL}
+    assert unit_finds("facility", "hd at bedside tonight, pcp at home visit" + LOWER_TAIL) == {}
 
 
 def test_two_words_before_assisted_living_name_a_home(unit_finds):

@@ -52,3 +52,8 @@ def test_a_record_number_a_few_words_after_its_label_is_an_identifier(unit_finds
     assert unit_finds("id", "mrn on transfer paperwork 0762-3391 doesnt match ours") == {"0762-3391": Category.ID}
     assert unit_finds("id", "mrn checked on 2023-12-01 with armband") == {}
     assert unit_finds("id", "mrn verified x2, on 2l nc, sat 96") == {}
+
+
+def test_a_case_number_typed_in_lower_case_is_an_identifier_but_a_lab_name_is_not(unit_finds):
+    assert unit_finds("id", "aps case opened (aps-2291-0047) re: concern for neglect") == {"aps-2291-0047": Category.ID}
+    assert unit_finds("id", "sars-cov-2 pcr neg, covid-19 neg, ca-125 pending, il-6 sent") == {}

@@ -376,3 +376,23 @@ def test_a_house_officer_made_aware_and_a_hyphenated_given_name_name_no_clinicia
     assert unit_finds("names", "TROP PENDING. HO MADE AWARE. REST OF NIGHT UNEVENTFUL.") == {}
     found = unit_finds("names", "Patient verified: Jun-ho Baek, DOB 5 Nov 1983; address on file")
     assert found.get("Jun-ho Baek") is Category.PATIENT
+
+
+def test_a_significant_other_written_s_slash_o_is_a_relation_but_suggestive_of_names_no_one(unit_finds):
+    assert unit_finds("names", "s/o hal called, updated on plan") == {"hal": Category.PATIENT}
+    assert unit_finds("names", "S/O DENNIS AT BEDSIDE") == {"DENNIS": Category.PATIENT}
+    assert unit_finds("names", "cxr s/o pna, spoke with s/o, updated") == {}
+
+
+def test_initials_signing_a_note_with_a_slash_before_the_credential_are_a_name(detect):
+    assert detect("PT RESTING. CERV COLLAR CLEARED. OOB TO CHAIR.\n-DMK/RN\n") == {"DMK": Category.DOCTOR}
+    assert detect("PT RESTING.\n- ICU/RN\n") == {}
+
+
+def test_in_capitals_a_rhythm_title_before_an_everyday_word_names_no_one(detect):
+    assert detect("PAIN CONTROLLED W/ PO OXY 5MG Q4 PRN X2. TELE SR. AWAITING STEP-DOWN BED ON 6 NORTH") == {}
+
+
+def test_bedside_words_devices_and_scales_with_a_names_shape_are_clinical(detect):
+    assert detect("EXTUBATED 1115 TO 4L NC. + CUFF LEAK PRIOR. RESP 2L NC SATS 95 CLEAR DIM BASES GI NPO") == {}
+    assert detect("hypotension to 70s/40s while 1 L Lactated Ringer's was bolused. placement confirmed by xr at 2230") == {}

@@ -49,6 +49,11 @@ def test_a_pager_paged_at_directly_or_named_by_its_owner_without_is_is_a_phone(u
     assert unit_finds("phone", "paged at 0200 re low uop") == {}
 
 
+def test_a_pager_paged_at_an_at_sign_is_a_phone_but_an_hour_is_not(unit_finds):
+    assert unit_finds("phone", "NEURO RESIDENT PAGED @ 4-6718, CAME TO BEDSIDE") == {"4-6718": Category.PHONE}
+    assert unit_finds("phone", "paged ho @0200 re bp") == {}
+
+
 def test_a_phone_number_wrapped_after_its_area_code_is_one_number(unit_finds):
     text = "ASKED THAT NURSES CALL HER AT 617\n555-0148 AFTER 0700 FOR UPDATES."
     assert unit_finds("phone", text)["617\n555-0148"] is Category.PHONE

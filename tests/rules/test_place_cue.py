@@ -12,6 +12,12 @@ def test_unlisted_town_ending_a_from_phrase_is_a_location(unit_finds):
     assert unit_finds("place_cue", "a retired teacher from Wapakoneta.") == {"Wapakoneta": Category.LOCATION}
 
 
+def test_a_town_after_the_patients_age_and_sex_and_from_is_a_location_in_any_case(unit_finds):
+    assert unit_finds("place_cue", "58 yo man from marrowfield w/ alcoholic hepatitis" + LOWER_TAIL) == {"marrowfield": Category.LOCATION}
+    assert unit_finds("place_cue", "34M FROM DEXTERVILLE AFTER MVC, INTOX") == {"DEXTERVILLE": Category.LOCATION}
+    assert unit_finds("place_cue", "81 yo f from nursing home, 72m from rehab, 70 yo from osh" + LOWER_TAIL) == {}
+
+
 def test_device_or_drug_after_weaned_or_switched_from_is_no_place(unit_finds):
     assert unit_finds("place_cue", "weaned from Bipap overnight; switched from Humira to Enbrel") == {}
 

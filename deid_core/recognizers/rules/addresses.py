@@ -123,6 +123,7 @@ _ROOM = re.compile(
 )
 #: a post-operative day, with or without the unit before it ("AMBULATE POD 1", "SICU POD 1 Whipple")
 _POST_OP_DAY = re.compile(r"(?:.*[ \t])?pod\.?[ \t]*#?[ \t]*\d{1,2}", _I)
+_MEASURE_AFTER = re.compile(r"[ \t]*(?:%|(?:hrs?|hours?|h|min|mins|minutes|x)\b)", _I)
 _CHAIR_AT = re.compile(r"chair[ \t]*" + CLOCK_TIME, _I)
 #: a bed on a bed board: floor and wing then the room, "4W-406", "5N-512", "8S-822", "4W-401A", "5E-522 bed 2"
 _BED_CODE = re.compile(
@@ -323,6 +324,8 @@ class LocationPatternRecognizer(RuleRecognizer):
                 continue  # "HEAD OF BED 30": the bed's angle in degrees
             if _CHAIR_AT.fullmatch(m.group(0)) or re.search(r"chair[ \t]*\d[xX]$", m.group(0), _I):
                 continue  # "OOB TO CHAIR 1500", "chair 1400-1600", "CHAIR 3X": the hour or the times the patient sat up
+            if _MEASURE_AFTER.match(text, m.end()):
+                continue  # "UP IN CHAIR 2 HRS", "wound bed 70% red": how long, or how much of the wound
             out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.8, source="address/room"))
         for m in _BED_CODE.finditer(text):
             floor = re.match(r"\d+", m.group(0))

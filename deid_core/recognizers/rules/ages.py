@@ -44,6 +44,20 @@ def _age_sex_ok(text: str, m: re.Match[str]) -> bool:
     return _age_value_ok(text, m) and not _GAUGE_AFTER.match(text, m.end() + 1)
 
 
+#: what before a number joined to F makes it a temperature ("TMAX 101F"), a size or a setting
+_NOT_AGE_BEFORE = re.compile(r"(?:\b(?:t|temp|tmax|tm|max|febrile|fever|afebrile|to|x|peep|ps|fio2|size|sz|room|rm|bed|bay|#)|[\d.°/:-])[ \t]*$", _I)
+
+_DISTANCE_BEFORE = re.compile(r"\b(?:amb|ambulat\w*|walk\w*|distance|gait|hallway|hall)\b[^.;\n]*$", _I)
+
+
+def _joined_age_sex_ok(text: str, m: re.Match[str]) -> bool:
+    if not _age_sex_ok(text, m) or _NOT_AGE_BEFORE.search(text, max(0, m.start() - 10), m.start()):
+        return False
+    if _DISTANCE_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+        return False  # "ambulated 40m with pt": metres walked
+    return not (m.group("v")[-1] in "Ff" and 93 <= int(m.group("n")) <= 108)  # "101F": a fever written without its cue
+
+
 _AGE_RULES: tuple[PatternRule, ...] = (
     PatternRule(
         "years_old",
@@ -101,13 +115,13 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         group="v",
         accept=lambda text, m: m.group("det").lower() != "the" or not _VITAL_BEFORE.search(clause_before(text, m.start())),
     ),
-    # "PT WILL TURN 78 ON DEC 2ND", "turns 90 next week": a birthday to come
+    # "PT WILL TURN 78 ON DEC 2ND", "turns 90 next week", "turned 101 last week": a birthday to come or just past
     PatternRule(
         "turns",
         Category.AGE,
         re.compile(
-            rf"\b(?:will[ \t]+turn|turns|turning)[ \t]+(?P<v>{_AGE_N})(?![\d./:%-])"
-            r"(?=[ \t]+(?:on|next|this|today|tomorrow|in)\b|[ \t]*(?:[,;.]|$))",
+            rf"\b(?:will[ \t]+turn|turns|turning|turned)[ \t]+(?P<v>{_AGE_N})(?![\d./:%-])"
+            r"(?=[ \t]+(?:on|next|last|this|today|tomorrow|yesterday|in)\b|[ \t]*(?:[,;.]|$))",
             _I,
         ),
         score=0.8,
@@ -133,6 +147,19 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         score=0.7,
         group="v",
         accept=_age_sex_ok,
+    ),
+    # "BROUGHT 34M AFTER MVC": an age written joined to the sex letter anywhere, the letter with it
+    PatternRule(
+        "age_sex_joined",
+        Category.AGE,
+        re.compile(
+            r"(?<![\w.,/:°+-])(?P<v>(?P<n>1[0-4]\d|[1-9]\d)[MFmf])(?=[ \t]*(?:,|[ \t](?:w/|s/p|h/o|c/o|p/w|"
+            r"(?:with|after|admitted|admit|presents|presenting|presented|brought|found|transferred|who|pmh|hx|from)\b)))",
+            _I,
+        ),
+        score=0.7,
+        group="v",
+        accept=_joined_age_sex_ok,
     ),
 )
 

@@ -98,8 +98,9 @@ _CLOCK_CONTEXT = re.compile(
     r"|\d+[ \t]*(?:cc|ml|mls))\b",
     _I,
 )
-#: a 24-hour clock time before ten in the morning ("0700", "@0430"): the note keeps time on that clock
-_MORNING_CLOCK = re.compile(r"(?<![\d/.:-])0\d[0-5]\d(?![\d/:-])")
+#: a 24-hour clock time no year can be, before ten in the morning or late at night ("0700", "@0430", "at 2100"):
+#: the note keeps time on that clock
+_CLOCK_NO_YEAR = re.compile(r"(?<![\d/.:-])(?:0\d|2[1-3]|20[4-5])[0-5]\d(?![\d/:-])")
 #: a nursing shift written as its hours: "7p-7a", "7A-7P", "11-7"
 _SHIFT = re.compile(r"\b(?:[1-9]|1[0-2])[ap]?[ \t]*-[ \t]*(?:[1-9]|1[0-2])[ap]\b|\b(?:7|11|3)[ \t]*-[ \t]*(?:7|11|3)\b", _I)
 _YEAR_UNIT_AFTER = re.compile(
@@ -117,9 +118,9 @@ def _year_ok(text: str, m: re.Match[str]) -> bool:
         if year < 1960 or _CLOCK_CONTEXT.search(clause_before(text, m.start(), 30)):
             return False  # "off sedation since 2015" is a military time
     if re.match(r"(?:since|from|until|till|through|around)\b", m.group(0), _I) and m.group("y")[2:] in ("00", "15", "30", "45"):
-        if _MORNING_CLOCK.search(text) or _SHIFT.search(text):
+        if _CLOCK_NO_YEAR.search(text) or _SHIFT.search(text):
             # "NO VALIUM NEEDED SINCE 2000" in a note that writes "0700", "up from ed around 2030" on a 7p-7a
-            # shift: an hour on the note's own clock
+            # shift or before "lasix given at 2100": an hour on the note's own clock
             return False
     rest = text[m.end("y") : m.end("y") + 20]
     if _YEAR_UNIT_AFTER.match(rest):

@@ -117,6 +117,12 @@ _SAINT_FACILITY = re.compile(
 _PLACED_SAINT = re.compile(
     r"\b(?i:from|to|at)[ \t]+(?P<saint>(?:St\.|ST\.|st\.|Saint|SAINT|saint)[ \t]*(?P<name>[A-Za-z][a-z]{2,}(?:['’]s)?|[A-Z]{3,}(?:['’]S)?))(?![\w-])"
 )
+#: "transferred from our lady of the vale", "OUR LADY OF LOURDES REGIONAL": in a note, a facility in any case
+_OUR_LADY = re.compile(
+    r"(?<![\w-])(?i:our[ \t]+lady[ \t]+of(?:[ \t]+the)?[ \t]+[A-Za-z][\w'’-]+"
+    r"(?:[ \t]+(?:regional|general|memorial|medical[ \t]+cent(?:er|re)|hospital|health(?:[ \t]+system)?|infirmary|clinic))?)(?![\w-])"
+    r"(?![ \t]+(?i:church|parish|school|academy|chapel|cathedral|shrine|college|university))"
+)
 #: "St. John's wort", "St. Patrick's Day", "St. Vitus dance": what follows shows the saint names no facility
 _NOT_SAINT_FACILITY_AFTER = re.compile(r"[ \t]+(?i:wort|day|dance|fire|eve)\b")
 #: "CVS on Route 9", "Walgreens on Fremont Ave": a chain store named by its street is one facility
@@ -168,7 +174,7 @@ _LOWER_ACRONYM = re.compile(r"(?<![\w&-])(?P<acr>[a-z]{1,4}(?:h|mc))(?![\w&-])")
 _ACRONYM_CUE = re.compile(
     r"\b(?:presented|presents|presenting|transferred|transfered|transfer|xfer(?:r?ed)?|admitted|admission|discharged|discharge|disposition|returned|sent|"
     r"brought|taken|referred|evaluated|seen|treated|hospitali[sz]ed|followed|follow[- ]?up|f/u|appointment|appt|scheduled|"
-    r"works|employed|dr\.?)\b",
+    r"works|employed|dr\.?|hd|dialysis|hemodialysis|dialy[sz]es|pcp|came|comes|ems|ambulance|flown|med[ \t]?flight|tx|trx)\b",
     re.IGNORECASE,
 )
 
@@ -345,6 +351,8 @@ class FacilityRecognizer(RuleRecognizer):
             head = m.group("name").split()[0]
             if not (lex.is_stop(head) or lex.is_common_word(head, strict=True) or head in _NOT_A_HOSPITAL_GENERAL):
                 out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/general"))
+        for m in _OUR_LADY.finditer(text):
+            out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.75, "facility/our_lady"))
         for m in _PLACED_SAINT.finditer(text):
             word = m.group("name").lower()
             if not (word in FUNCTION_WORDS or lex.is_stop(word) or lex.is_clinical(word) or _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name"))):

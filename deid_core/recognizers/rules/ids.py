@@ -208,6 +208,16 @@ _ID_RULES = _ID_RULES + (
         score=0.6,
         accept=_structured_code_ok,
     ),
+    # "aps case opened (aps-2291-0047)": the same in a note typed in lower case, with more digits than a lab's name has
+    PatternRule(
+        "structured_code_lower",
+        Category.ID,
+        re.compile(r"(?<![\w/.#-])[a-z]{2,5}(?:-[a-z0-9]{1,5}){0,2}-\d{2,10}(?:-[a-z0-9]{1,5})?(?![\w/-]|\.\d)"),
+        score=0.6,
+        accept=lambda text, m: _structured_code_ok(text, m)
+        and digit_count(m.group(0)) >= 6
+        and any(len(g) >= 4 and g.isdigit() for g in m.group(0).split("-")),
+    ),
     # "mrn on transfer paperwork 0762-3391": a record label, a few words, then the number in the same clause
     PatternRule(
         "label_near",

@@ -173,9 +173,9 @@ _HANDLE = re.compile(
     r"|(?<![\w.-])(?P<cred>[a-z]\.?[a-z]{3,15})[ \t]+(?i:rn|md|np|lpn|rph|cna|crna|pa-c)\b(?![\w-])"
     r"|\b(?:rn|md|np|lpn|dr|pa)[ \t]+(?P<chat>[a-z]{4,16})[ \t]*:"
 )
-#: initials typed as a signature on the note's last line: "-tk", "-JM RN"
+#: initials typed as a signature on the note's last line: "-tk", "-JM RN", "-DMK/RN"
 _INITIALS_SIGNATURE = re.compile(
-    r"(?:^|\n|(?<=[ \t]))[ \t]*(?:[-–—~]{1,2}|/)[ \t]?(?P<init>[A-Za-z]{2,3}|(?:[A-Za-z]\.){2,3})(?:,?[ \t]+(?i:rn|md|np|lpn|rt|rrt|cna|pa))?\s*\Z"
+    r"(?:^|\n|(?<=[ \t]))[ \t]*(?:[-–—~]{1,2}|/)[ \t]?(?P<init>[A-Za-z]{2,3}|(?:[A-Za-z]\.){2,3})(?:(?:,?[ \t]+|/)(?i:rn|md|np|lpn|rt|rrt|cna|pa))?\s*\Z"
 )
 #: who hands a patient over or is reached: "report received from", "per", "paged"
 _HAND_OFF_BEFORE = re.compile(
@@ -768,8 +768,12 @@ class NameRecognizer(RuleRecognizer):
                 if not (short or spoken) and (tok.shape == "lower" or (tok.shape == "upper" and not tok.line_caps)):
                     continue
                 nxt = tokens[idx + 1] if idx + 1 < len(tokens) else None
-                if tok.caseless and low in _RHYTHM_TITLES and nxt is not None and self.lexicon.is_clinical(nxt.lower):
-                    continue  # "HR 70S-80S SR. LEVO OFF": in capitals "SR." is a rhythm and "MS" a mental status
+                if tok.caseless and low in _RHYTHM_TITLES and nxt is not None and (
+                    self.lexicon.is_clinical(nxt.lower) or (self.lexicon.is_common_word(nxt.lower) and not self.lexicon.is_name(nxt.lower))
+                ):
+                    # "HR 70S-80S SR. LEVO OFF", "TELE SR. AWAITING STEP-DOWN BED": in capitals "SR." is a rhythm
+                    # and "MS" a mental status before a clinical or an everyday word
+                    continue
                 category = Category.DOCTOR if low in _DOCTOR_TITLE_SET else Category.PATIENT
                 mode = "lower_rest_strict" if spoken else "title_lower" if tok.shape == "lower" else "title"
                 forward(tok.end + (1 if after.startswith(".") else 0), category, mode, 0.95, "title")

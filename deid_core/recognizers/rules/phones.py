@@ -85,13 +85,13 @@ _PHONE_RULES: tuple[PatternRule, ...] = (
         score=0.85,
         group="v",
     ),
-    # "page ho at 5-2231", "paged dr. lee at 4-1187": the number a person is paged at; only dashed
+    # "page ho at 5-2231", "paged dr. lee at 4-1187", "PAGED @ 4-6718": the number a person is paged at; only dashed
     # forms, since "paged ho at 0200" gives a time
     PatternRule(
         "pager_addressed",
         Category.PHONE,
         re.compile(
-            r"\b(?:page|paged|paging|beep|beeped|bleep|bleeped)[ \t]+(?:[A-Za-z][\w.'-]*[ \t]+){0,3}at[ \t]+"
+            r"\b(?:page|paged|paging|beep|beeped|bleep|bleeped)[ \t]+(?:[A-Za-z][\w.'-]*[ \t]+){0,3}(?:at|@)[ \t]*"
             r"(?P<v>\d{1,2}-\d{4}|\d{3}-\d{4})(?![\w/-]|\.\d)",
             _I,
         ),

@@ -25,7 +25,9 @@ _CUE_VERBS = (
     r"|is[ \t]+from|are[ \t]+from|originally[ \t]+from|native[ \t]+of|visiting(?:[ \t]+from)?|travel(?:l)?ed|trip|vacation(?:ed|ing)?"
     r"|hometown(?:[ \t]+(?:of|is))?|works[ \t]+in|emigrated|immigrated|home(?=[ \t]+(?:in|to)\b)"
     # a relative's journey: "drove up from Tiverton", "flying in from Houston"
-    r"|(?:drove|driving|flew|flying|flown)(?:[ \t]+(?:up|down|in|over|back))?(?=[ \t]+from\b))"
+    r"|(?:drove|driving|flew|flying|flown)(?:[ \t]+(?:up|down|in|over|back))?(?=[ \t]+from\b)"
+    # the patient's age and sex, then where they are from: "58 yo man from marrowfield", "34M FROM DEXTERVILLE"
+    r"|(?:\d+[ \t]*(?:y/?o|yrs?[ \t-]*old|years?[ \t-]*old|[mf]))(?:[ \t]+(?:m|f|male|female|man|woman|gentleman|lady|gent))?(?=[ \t]+from\b))"
     r"(?:[ \t]+(?:in|to|from|near|of|back[ \t]+to|back[ \t]+from|up[ \t]+in))?[ \t]+(?:the[ \t]+(?:city|town|village)[ \t]+of[ \t]+)?"
 )
 _PLACE_AFTER_CUE = re.compile(
