@@ -397,7 +397,8 @@ class EncoderRecognizer:
         self._thresholds = np.array([self.config.threshold_for(c) for c in self._plan.order], dtype=np.float64)
         self.stats = InferenceStats()
         self._stats_lock = threading.Lock()
-        #: forward passes run side by side, each on one thread (:func:`load_encoder` sets this for ONNX Runtime on a CPU)
+        #: forward passes run side by side, as many as the model says it takes at once (an ONNX Runtime session on a
+        #: CPU: one per thread, each pass on one thread); any other model runs one pass at a time
         self.concurrent_batches = max(1, int(getattr(model, "concurrent_batches", 1)))
 
     @property
