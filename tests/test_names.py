@@ -260,10 +260,15 @@ def test_hyphen_and_apostrophe_names_map_part_by_part(names):
 # -- never the original; bijective on the pools -----------------------------------
 
 
+# The bijection alone (``note_names=""``): under about one key in thirty a two-part given name's surrogate for one
+# part equals its other part ("Jean-Luc"), which the note's clash guard masks (pinned in test_name_bijection.py).
+NO_OTHER_NAMES = ""
+
+
 def test_no_first_name_maps_to_itself_and_none_share_a_surrogate(names):
     seen: dict[str, str] = {}
     for name in FIRST:
-        out = names.replace(name)
+        out = names.replace(name, note_names=NO_OTHER_NAMES)
         for orig, new in zip(_parts(name), _parts(out), strict=True):
             assert len(orig) == 1 or pools.fold(orig) != pools.fold(new), name
         if name.isalpha():  # accent variants ("José", "Jose") are one name with one surrogate
@@ -274,7 +279,7 @@ def test_no_last_name_in_a_large_sample_maps_to_itself(names):
     sample = random.Random(7).sample(LAST, 25_000)
     outs = {}
     for name in sample:
-        out = names.replace(name)
+        out = names.replace(name, note_names=NO_OTHER_NAMES)
         for orig, new in zip(_parts(name), _parts(out), strict=True):
             assert len(orig) == 1 or pools.fold(orig) != pools.fold(new), name
         if name.isalpha():
