@@ -56,6 +56,7 @@ QUEUE_PREFIX = _var("DEID_QUEUE_PREFIX", "", "prefix of every queue name, to sha
 KEY_DIR = _var("DEID_KEY_DIR", "", "directory of the file key store")
 KEY_STORE = _var("DEID_KEY_STORE", "", "'env' reads study keys from DEID_KEY_<STUDY> variables")
 PIPELINE_CONFIG = _var("DEID_PIPELINE_CONFIG", "", "pipeline TOML ([anonymizer], [detect]) a fleet runs")
+CHAIN_STAGES = _var("DEID_CHAIN_STAGES", "", "0: a worker sends every stage's result to the broker, never runs the next stage itself")
 
 # -- workers (celeryconfig, workers/)
 WORKER_ROLE = _var("DEID_WORKER_ROLE", "cpu", "'gpu' or 'cpu': the device a worker loads models on (set by `deid worker`)")

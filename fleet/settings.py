@@ -26,16 +26,19 @@ ENV_OVERRIDES: dict[str, str] = {
     _env.QUEUE_PREFIX.name: "queue_prefix",
     _env.KEY_DIR.name: "key_dir",
     _env.PIPELINE_CONFIG.name: "pipeline_config",
+    _env.CHAIN_STAGES.name: "chain_stages",
 }
 
 
 
 #: Notes per stage message.  A message costs a few store round trips and a broker hop
-#: whatever its size; on a 2-core machine 16 notes a message, against 8, brought one CPU
-#: worker from 0.46-0.67x to 0.74-0.86x the embedded rate (``deid bench-fleet``,
+#: whatever its size, so small chunks cost one worker speed; large ones leave the last
+#: worker of a fleet busy alone at a batch's end.  With ``chain_stages`` a chunk is one
+#: message for all four CPU stages, and on a 2-core machine 12 notes kept one CPU worker
+#: at 0.75-0.80x the embedded rate while two ran at 1.86-1.96x one (``deid bench-fleet``,
 #: docs/fleet.md).  A patient's notes are never split, and a redelivered message is split
 #: into single notes, so the size changes no note's spans.
-DEFAULT_CHUNK_SIZE = 16
+DEFAULT_CHUNK_SIZE = 12
 
 class FleetConfigError(ValueError):
     pass
@@ -93,6 +96,9 @@ class FleetSettings(_Strict):
     pipeline_config: Path | None = None
     recognizers: tuple[str, ...] = ("rules",)
     chunk_size: int = Field(default=DEFAULT_CHUNK_SIZE, ge=1, le=1000, description="Notes per stage message.")
+    chain_stages: bool = Field(
+        default=True, description="A CPU worker runs the next CPU stage of a chunk itself when it consumes that stage's queue."
+    )
     gpu_token_budget: int = Field(default=16384, ge=64, description="Estimated tokens per GPU task.")
     gpu_fallback: Literal["auto", "always", "never"] = "auto"
     verifier_threshold: float = Field(default=0.5, ge=0.0, le=1.0)
@@ -130,6 +136,8 @@ class FleetSettings(_Strict):
             env[_env.DATABASE_SCHEMA.name] = self.database_schema
         if self.pipeline_config is not None:
             env[_env.PIPELINE_CONFIG.name] = str(self.pipeline_config)
+        if not self.chain_stages:
+            env[_env.CHAIN_STAGES.name] = "0"
         return env
 
 

@@ -5,7 +5,9 @@ text, spans and keys are read from the state store and the key store by
 the worker (claim-check).  After a stage, the task itself sends the items
 that advanced to the next stage's queue, before its own message is acked;
 if it dies in between, the redelivered message forwards them again and the
-next stage skips what it already did.
+next stage skips what it already did.  Where the worker consumes the
+next stage's queue itself (a CPU worker on ``cpu``), it runs that stage
+at once instead (``chain_stages``, on by default).
 
 GPU recognize tasks go to their GPU queue when some worker consumes it,
 and to the CPU fallback queue otherwise (``gpu_fallback = "auto"``).
@@ -146,7 +148,21 @@ def dispatcher() -> CeleryDispatcher:
     return _DISPATCHER
 
 
+def _served_here(task, stage: str) -> bool:
+    """Does this worker consume the queue ``stage`` would be sent to, so that it may run the stage itself?"""
+    if not _settings().chain_stages or stage_kind(stage) in GPU_KINDS:
+        return False
+    return dispatcher().queue_for(stage) in task.app.amqp.queues.consume_from
+
+
 def run_stage(task, stage: str, batch_id: str, item_ids: Sequence[int]) -> dict:
+    """Run ``stage`` on the chunk, then each next CPU stage whose queue this worker consumes, then send the rest on.
+
+    Chaining saves a broker hop, a wait for the next message and a re-read of
+    the batch per stage; each stage still commits on its own, so a crash part
+    way redelivers this message, whose first stages skip what they did and
+    forward again.  A worker bound to one stage's queue never chains.
+    """
     if faults.on_receive():
         return {"dropped": len(item_ids)}
     try:
@@ -155,26 +171,35 @@ def run_stage(task, stage: str, batch_id: str, item_ids: Sequence[int]) -> dict:
         log.error("%s: dropped a malformed message: %s", stage, exc)
         return {"error": "MessageError"}
     ctx = worker_context()
-    try:
-        result = execute_stage(ctx, stage, batch_id, ids)
-    except StageError as exc:
-        log.error("%s batch %s: %s", stage, batch_id, exc)
-        return {"error": "StageError"}
-    except Retry:
-        raise
-    except (Exception, SoftTimeLimitExceeded) as exc:  # the store or the broker, not a note
-        retries = task.request.retries
-        log.warning("%s batch %s: %s (try %d)", stage, batch_id, type(exc).__name__, retries + 1)
-        if retries < MAX_TASK_RETRIES:
-            raise task.retry(exc=TransientStageError(type(exc).__name__), countdown=min(60, 2**retries)) from None
-        fail_items(ctx.sessions, batch_id, ids, TransientStageError(f"{stage}: {type(exc).__name__} after {retries + 1} tries"))
-        return {"error": type(exc).__name__}
     send = dispatcher().send
-    if result.forward and result.next_stage != STAGE_DONE:
-        send(result.next_stage, batch_id, result.forward)
-    for single in result.resend:
-        send(stage, batch_id, single)
-    return {"done": result.done, "failed": result.failed, "skipped": result.skipped, "resent": len(result.resend)}
+    totals = {"done": 0, "failed": 0, "skipped": 0, "resent": 0, "stages": 0}
+    while True:
+        try:
+            result = execute_stage(ctx, stage, batch_id, ids)
+        except StageError as exc:
+            log.error("%s batch %s: %s", stage, batch_id, exc)
+            return {"error": "StageError"}
+        except Retry:
+            raise
+        except (Exception, SoftTimeLimitExceeded) as exc:  # the store or the broker, not a note
+            retries = task.request.retries
+            log.warning("%s batch %s: %s (try %d)", stage, batch_id, type(exc).__name__, retries + 1)
+            if retries < MAX_TASK_RETRIES:
+                raise task.retry(exc=TransientStageError(type(exc).__name__), countdown=min(60, 2**retries)) from None
+            fail_items(ctx.sessions, batch_id, ids, TransientStageError(f"{stage}: {type(exc).__name__} after {retries + 1} tries"))
+            return {"error": type(exc).__name__}
+        for name in ("done", "failed", "skipped"):
+            totals[name] += getattr(result, name)
+        totals["resent"] += len(result.resend)
+        totals["stages"] += 1
+        for single in result.resend:
+            send(stage, batch_id, single)
+        if not result.forward or result.next_stage == STAGE_DONE:
+            return totals
+        if result.resend or not _served_here(task, result.next_stage):
+            send(result.next_stage, batch_id, result.forward)
+            return totals
+        stage, ids = result.next_stage, list(result.forward)
 
 
 _OPTIONS = {"bind": True, "acks_late": True, "reject_on_worker_lost": True, "max_retries": MAX_TASK_RETRIES, "ignore_result": True}

@@ -272,6 +272,30 @@ def test_a_model_name_in_a_table_before_a_grade_column_is_kept(check):
     assert check.plausible_at(text, _at(text, "Mei-Ling Tsao", Category.PATIENT))
 
 
-def test_after_pt_a_model_name_opening_with_an_everyday_word_is_rejected(check):
+def test_after_pt_a_model_span_of_everyday_and_clinical_words_is_rejected(check):
     text = "PAIN 0/10. PT PLEASANT, HOH, SPEAKS PORTUGUESE"
     assert not check.plausible_at(text, _at(text, "PLEASANT, HOH", Category.PATIENT))
+
+
+@pytest.mark.parametrize("text, name", [("Pt Hope Okonkwo resting comfortably.", "Hope Okonkwo"), ("PT GRACE ADEYEMI ASLEEP", "GRACE ADEYEMI")])
+def test_after_pt_a_model_name_opening_with_an_everyday_word_is_kept_when_a_name_follows(check, text, name):
+    assert check.plausible_at(text, _at(text, name, Category.PATIENT))
+
+
+def test_a_model_date_that_starts_inside_a_number_is_rejected(check):
+    text = "2 UNITS PRBC GIVEN, H/H 6.9/21 -> 8.2/25. NEXT CHECK 9/21 AM."
+    assert not check.plausible_at(text, _at(text, "9/21", Category.DATE))
+    later = text.rindex("9/21")
+    assert check.plausible_at(text, Span(later, later + 4, Category.DATE, 0.995, "encoder", Evidence.MODEL))
+
+
+def test_a_model_name_inside_a_listed_eponym_joined_by_a_space_is_rejected(check):
+    text = "Pt with Grey Turner sign on exam."
+    assert not check.plausible_at(text, _at(text, "Turner", Category.PATIENT))
+
+
+def test_a_model_name_of_one_word_after_prefers_or_speaks_is_a_language(check):
+    text = "PT ORIGINALLY FROM CABO VERDE, PREFERS KRIOLU, PHONE INTERPRETER USED."
+    assert not check.plausible_at(text, _at(text, "KRIOLU", Category.DOCTOR))
+    named = "Pt prefers Amara Okafor as her contact."
+    assert check.plausible_at(named, _at(named, "Amara Okafor", Category.PATIENT))

@@ -353,6 +353,19 @@ def followed_by_eponym_trigger(text: str, end: int) -> bool:
     return bool(m.group(3)) and m.group(3).lower() in EPONYM_TRIGGERS and default_lexicon().is_clinical(word)
 
 
+#: two words joined by a hyphen, "&", "and" or a space, read at every word ("Lund and Browder", "Grey Turner")
+_EPONYM_PAIR = re.compile(r"(?=\b([^\W\d_]+)(?:[ \t]*[-&][ \t]*|[ \t]+and[ \t]+|[ \t]+)([^\W\d_]+))", re.I)
+
+
+def in_eponym_pair(text: str, start: int, end: int) -> bool:
+    """Does ``text[start:end]`` overlap a listed two-name eponym, however the two names are joined?"""
+    lex = default_lexicon()
+    return any(
+        m.start(1) < end and start < m.end(2) and lex.is_eponym(f"{m.group(1)}-{m.group(2)}")
+        for m in _EPONYM_PAIR.finditer(text, max(0, start - 30), min(len(text), end + 30))
+    )
+
+
 def is_titled(surface: str) -> bool:
     """Every significant word capitalised (``Mercy General``, ``MGH``, ``Hospital of the ...``)."""
     words = [w for w in _TOKEN.findall(surface)]

@@ -38,9 +38,10 @@ import re
 from bisect import bisect_left
 from collections.abc import Sequence
 
-from deid_core.recognizers.gazetteer import followed_by_eponym_trigger
+from deid_core.recognizers.gazetteer import followed_by_eponym_trigger, in_eponym_pair
 from deid_core.recognizers.lexicon import NAME_PARTICLES, Lexicon, default_lexicon, rule_list
 from deid_core.recognizers.pipeline import DetectConfig
+from deid_core.recognizers.rules.common_words import LANGUAGE_BEFORE
 from deid_core.recognizers.rules.dates import in_score_or_count
 from deid_core.recognizers.rules.nearby import CLOCK_TIME
 from deid_core.spans import Category, Evidence, Span
@@ -88,7 +89,6 @@ _DRUG_STEM = re.compile(
 )
 _EDGE = " \t\r\n,;:()[]/"
 # "hunt and hess 3", "Mallory & Weiss": a listed two-name eponym ("hunt-hess") written with "and" or "&"
-_NAME_PAIR = re.compile(r"([^\W\d_]+)[ \t]*(?:-|&|\band\b)[ \t]*([^\W\d_]+)", re.I)
 #: words that alone name no facility ("Cardiology Clinic"): shared with the facility rules
 _GENERIC_FACILITY_WORDS = rule_list("facilities", "generic_words")
 _NAMES = frozenset({Category.PATIENT, Category.DOCTOR})
@@ -148,12 +148,10 @@ class PlausibilityCheck:
         # one word, one space or hyphen before the trigger: a table's "Mei-Ling Tsao   Grade 3" is a name and a column
         return not any(ch.isspace() for ch in core) and not text.startswith(("  ", "\t"), span.end) and followed_by_eponym_trigger(text, span.end)
 
-    def _in_eponym_pair(self, text: str, span: Span) -> bool:
-        lo = max(0, span.start - 30)
-        return any(
-            m.start() + lo < span.end and span.start < m.end() + lo and self.lexicon.is_eponym(f"{m.group(1)}-{m.group(2)}")
-            for m in _NAME_PAIR.finditer(text[lo : span.end + 30])
-        )
+    def _describes(self, core: str) -> bool:
+        words = _TOKEN.findall(core)
+        lex = self.lexicon
+        return bool(words) and all(lex.is_everyday(w) or lex.is_clinical(w) for w in words)
 
     def plausible_at(self, text: str, span: Span) -> bool:
         """:meth:`plausible` for a span in its note: the words before it and the model's confidence count too."""
@@ -178,11 +176,14 @@ class PlausibilityCheck:
                 return False
             if not _AGE_MARKED.search(core) and not _AGE_AFTER.match(text[span.end : span.end + 12]):
                 return False
-        if span.category in _NAMES and (self._eponym_before_trigger(text, span, core) or self._in_eponym_pair(text, span)):
+        if span.category in _NAMES and (self._eponym_before_trigger(text, span, core) or in_eponym_pair(text, span.start, span.end)):
             return False  # "Glasgow coma scale", "hunt and hess 3": a scale or a sign, named for its authors
-        first = _TOKEN.match(core)
-        if span.category in _NAMES and _WEAK_NAME_CUE.search(line_before) and first and self.lexicon.is_everyday(first.group(0)):
-            return False  # "Pt pleasant": after "pt", an everyday word describes the patient (as in the name rules)
+        if span.category in _NAMES and LANGUAGE_BEFORE.search(line_before) and " " not in core:
+            return False  # "PREFERS KRIOLU": one word after "prefers" or "speaks" is a language
+        if span.category in _NAMES and _WEAK_NAME_CUE.search(line_before) and self._describes(core):
+            return False  # "Pt pleasant, HOH": after "pt", everyday and clinical words describe the patient; "Pt Hope Okonkwo" is named
+        if span.category is Category.DATE and re.search(r"\d[.,]?$", text[max(0, span.start - 2) : span.start]):
+            return False  # "H/H 6.9/21": the model's date starts inside a number
         if span.category is Category.DATE and _MONTH_DAY.match(core) and in_score_or_count(text, span.start, span.end):
             return False  # "chest pain 4/10", "bactrim day 4/21": the date rule's own traps hold for a model's m/d
         if sure and span.category is Category.DATE:

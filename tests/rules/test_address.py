@@ -117,3 +117,13 @@ def test_a_caseless_street_takes_its_town_and_after_at_needs_a_home(unit_finds):
 def test_a_street_name_does_not_reach_back_across_a_full_stop(unit_finds):
     assert unit_finds("address", "HGB 8.9 -> 1 U PRBC. CT -20 SXN, 180 ML SEROSANG.") == {}
     assert unit_finds("address", "A-PACED 90 VIA EPICARDIAL WIRES. CT OUTPUT 120 ML.") == {}
+
+
+def test_a_town_typed_in_capitals_after_a_street_joins_the_address(unit_finds):
+    text = "HOME ADDRESS UPDATED IN CHART PER PT: 27 TANNERY LN, MILLBURY. PT A&OX4, SITTING UP, WATCHING TV."
+    assert unit_finds("address", text) == {"27 TANNERY LN, MILLBURY": Category.LOCATION}
+
+
+def test_a_word_ending_in_a_state_code_is_no_city_and_state(unit_finds):
+    text = "PT LIVES AT 14 OAK ST, ALONE. FAMILY NEARBY, WILL VISIT TOMORROW."
+    assert unit_finds("address", text) == {"14 OAK ST": Category.LOCATION}

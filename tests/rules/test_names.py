@@ -1,5 +1,7 @@
 """Unit ``names``."""
 
+import pytest
+
 from deid_core.spans import Category
 from tests.rules import LOWER_TAIL
 
@@ -396,3 +398,44 @@ def test_in_capitals_a_rhythm_title_before_an_everyday_word_names_no_one(detect)
 def test_bedside_words_devices_and_scales_with_a_names_shape_are_clinical(detect):
     assert detect("EXTUBATED 1115 TO 4L NC. + CUFF LEAK PRIOR. RESP 2L NC SATS 95 CLEAR DIM BASES GI NPO") == {}
     assert detect("hypotension to 70s/40s while 1 L Lactated Ringer's was bolused. placement confirmed by xr at 2230") == {}
+
+
+def test_a_cue_opening_a_long_line_in_capitals_names_the_person_but_a_short_heading_does_not(detect):
+    assert detect("SPOKE W/ NKEM IN ADMITTING RE BED ASSIGNMENT, NO TELE BEDS TIL LATER THIS PM. PT AWARE.") == {"NKEM": Category.DOCTOR}
+    assert detect("INTERPRETER FARID (ARABIC) AT BS FOR CONSENT FOR CENTRAL LINE, PT AND SON AGREED.") == {"FARID": Category.DOCTOR}
+    assert detect("ANESTHESIA PRE-OP EVAL\nASA II.") == {}
+
+
+def test_a_bracket_with_no_name_after_it_stays_out_of_the_name(detect):
+    assert detect("Interpreter Farid (Arabic) at bs for consent, pt agreed.") == {"Farid": Category.DOCTOR}
+
+
+def test_whoever_covers_a_break_is_named_in_any_case(detect):
+    assert detect("PT OOB TO CHAIR X2. RELIEVED FOR BREAK BY HOPE 1200-1230, NO EVENTS.") == {"HOPE": Category.DOCTOR}
+    assert detect("covered for my break by patience 1230-1300, no events per her." + LOWER_TAIL) == {"patience": Category.DOCTOR}
+
+
+def test_after_a_relation_a_listed_name_english_seldom_uses_is_the_relative(detect):
+    assert detect("SOCIAL: PT'S PARTNER JOJO IN AT 1900, STAYED THE NIGHT, VERY SUPPORTIVE.") == {"JOJO": Category.PATIENT}
+    assert detect("SON PRESENT, WIFE AWARE, DAUGHTER VISITING, SON STATES PT WAS CONFUSED AT HOME.") == {}
+
+
+def test_in_capitals_sr_before_an_everyday_word_and_a_function_word_is_the_rhythm(detect):
+    assert detect("BG 180S X2. TELE SR. PLAN TO TRANSFER TO FLOOR WHEN BED AVAIL.") == {}
+    assert detect("VISITED BY MS HOPE OKONKWO FROM PASTORAL CARE TODAY, PT CALM AFTER.") == {"HOPE OKONKWO": Category.PATIENT}
+
+
+def test_a_language_before_an_interpreter_is_no_name(detect):
+    assert detect("PT ORIGINALLY FROM HAVANA, PREFERS KRIOLU, PHONE INTERPRETER USED FOR ASSESSMENT.").get("KRIOLU") is None
+    assert detect("Seen with Maria Gomez, interpreter, at bedside for consent.") == {"Maria Gomez": Category.DOCTOR}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Burns: 32% TBSA, Lund and Browder chart updated by Burn Surgery. Parkland formula used.",
+        "Pt with Grey Turner and Cullen signs noted on exam this AM. Pain 6/10.",
+    ],
+)
+def test_two_names_that_together_are_a_listed_eponym_are_no_names(detect, text):
+    assert not any(c in (Category.PATIENT, Category.DOCTOR) for c in detect(text).values())

@@ -65,7 +65,8 @@ _UNIT = re.compile(
     _I,
 )
 _CITY_STATE_TAIL = re.compile(
-    rf"[ \t]*,?[ \t]*\n?[ \t]*(?P<city>{_CITY})[ \t]*,?[ \t]*(?P<state>{_STATE_NAMES}|{_STATE_ABBR})\b(?:[ \t]*,?[ \t]*(?P<zip>{_ZIP}))?"
+    # a space or a comma between city and state: "ALONE" is no city "ALO" in Nebraska
+    rf"[ \t]*,?[ \t]*\n?[ \t]*(?P<city>{_CITY})(?:[ \t]*,[ \t]*|[ \t]+)(?P<state>{_STATE_NAMES}|{_STATE_ABBR})\b(?:[ \t]*,?[ \t]*(?P<zip>{_ZIP}))?"
 )
 _CITY_ONLY_TAIL = re.compile(rf"[ \t]*,[ \t]*(?P<city>{_CITY})(?=[ \t]*(?:[.;,\n)]|$))")
 _ZIP_TAIL = re.compile(rf"[ \t]*,?[ \t]*(?P<zip>{_ZIP})")
@@ -266,8 +267,10 @@ class LocationPatternRecognizer(RuleRecognizer):
             if tail:
                 end = tail.end()
             else:
-                city = (_CASELESS_TOWN_TAIL if home_typed else _CITY_ONLY_TAIL).match(text, end)
-                if city and (self._city_known(city.group("city")) or (home_typed and self._caseless_town(city.group("city")))):
+                # where case says nothing ("27 TANNERY LN, MILLBURY."), a town after the street is typed like any word
+                caseless = home_typed or caps_line_at(text, m.start()) or note_is_lower(text)
+                city = (_CASELESS_TOWN_TAIL if caseless else _CITY_ONLY_TAIL).match(text, end)
+                if city and (self._city_known(city.group("city")) or (caseless and self._caseless_town(city.group("city")))):
                     end = city.end()
                 z = _ZIP_TAIL.match(text, end)
                 if z:

@@ -23,3 +23,5 @@ DRUG_SUFFIX = re.compile(
 )
 #: a title just before: what follows is a person, not a place or a facility
 TITLE_BEFORE_NAME = re.compile(r"\b(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof)\.?[ \t]+$", re.IGNORECASE)
+#: what a language follows: "prefers Kriolu", "SPEAKS TWI", "language: Tagalog" (names and the model's names)
+LANGUAGE_BEFORE = re.compile(r"\b(?:prefers|preferred|speaks|speaking|language|lang)[ \t]*:?[ \t]*$", re.IGNORECASE)

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
-from deid_core.recognizers.gazetteer import EPONYM_TRIGGERS, GazetteerResources, default_resources, followed_by_eponym_trigger
+from deid_core.recognizers.gazetteer import EPONYM_TRIGGERS, GazetteerResources, default_resources, followed_by_eponym_trigger, in_eponym_pair
 from deid_core.recognizers.lexicon import (
     COMMON_WORD_FREQ,
     CREDENTIALS,
@@ -46,7 +46,7 @@ from deid_core.recognizers.lexicon import (
     alternation,
     rule_list,
 )
-from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, LANGUAGE_BEFORE
 from deid_core.recognizers.rules.tokens import Token, caps_lines, line_is_caps, tokenize
 from deid_core.recognizers.tables import Cell, name_in_cell, table_cells
 from deid_core.spans import Category, Evidence, Span
@@ -129,7 +129,9 @@ _DOCTOR_CUES = re.compile(
     rf"|\b(?:{_BY_PHRASES})(?:[ \t]+(?:to|in|at|on|with)?[ \t]*[a-z][\w-]*){{0,2}}[ \t]+by[ \t]*:?[ \t]*"
     rf"|\b(?:discussed[ \t]+with|d/w|spoke[ \t]+(?:with|to|w/|w)(?![\w/])|paged|page[ \t]+to|called[ \t]+to|cc'?d?[ \t]+to|copy[ \t]+to|copies[ \t]+to"
     # a hand-off names the nurse or clinician taking over: "report to imani on 10 west", "signed out to dr ruiz"
-    rf"|(?:gave[ \t]+|given[ \t]+)?report[ \t]+(?:given[ \t]+)?to|handed[ \t]+(?:off|over)[ \t]+to|signed[ \t]+out[ \t]+to)[ \t]+)",
+    rf"|(?:gave[ \t]+|given[ \t]+)?report[ \t]+(?:given[ \t]+)?to|handed[ \t]+(?:off|over)[ \t]+to|signed[ \t]+out[ \t]+to"
+    # whoever covers a nurse's break: "relieved for break by hope 1200-1230", "lunch coverage by Tomas"
+    rf"|(?:break|lunch|dinner|meal)[ \t]+(?:relief[ \t]+|coverage[ \t]+|cover[ \t]+)?by)[ \t]+)",
     _I,
 )
 _PATIENT_HEADER = re.compile(
@@ -306,6 +308,16 @@ _LOWER_CREDENTIAL_WORDS = frozenset({"rn", "lpn", "np", "rrt", "cna", "bsn", "ms
 _LOWER_CREDENTIAL = re.compile(r"(?<![\w/-])(?:(?:bsn|msn)/)?(?:" + alternation(_LOWER_CREDENTIAL_WORDS) + r")(?:/(?:bsn|msn))?(?![\w/-])")
 
 
+#: a line in capitals of at most this many words can be a heading; a longer one is a sentence typed in capitals
+_HEADING_WORDS = 5
+
+
+def _caps_heading(text: str, line_start: int) -> bool:
+    end = text.find("\n", line_start)
+    line = text[line_start : end if end >= 0 else len(text)]
+    return line_is_caps(caps_lines(line), 0) and len(line.split()) <= _HEADING_WORDS
+
+
 def _is_credential(tok: Token) -> bool:
     """``RN``, ``MD``, or a credential typed in lower case (``rn``, ``bsn``)."""
     return tok.text in _CREDENTIAL_SET or tok.lower in _LOWER_CREDENTIAL_WORDS
@@ -437,7 +449,8 @@ class NameRecognizer(RuleRecognizer):
         if is_name:
             # "husband frank at bedside", "son rich called": right after a relation word, a listed given
             # name that is also a word ("SON PRESENT" is no name: "present" is listed as a surname only)
-            return header_caps or not lex.is_common_word(low) or (mode == "relation" and lex.is_first(low))
+            # "PARTNER JOJO IN AT 1900": after a relation, a listed name English seldom uses names the person
+            return header_caps or not lex.is_common_word(low) or (mode == "relation" and (lex.is_first(low) or not lex.is_everyday(low)))
         return mode in _STRONG_CUE_MODES and not lex.is_common_word(low) and not _INFLECTED.search(low)
 
     def _verb_reading(self, tokens: Sequence[Token], k: int) -> bool:
@@ -556,6 +569,7 @@ class NameRecognizer(RuleRecognizer):
         count = 0
         inverted = False
         nickname = False
+        nick_at = -1
         while j < n and count < 5:
             tok = tokens[j]
             if count:
@@ -563,7 +577,8 @@ class NameRecognizer(RuleRecognizer):
                 prev = tokens[j - 1]
                 if gap in _NICK_OPEN and self._nickname_at(text, tokens, j):
                     nickname = True  # 'Lucas "Luke" Ferreira-Dahl', "Seosamh (Joe) Mac Giolla"
-                    last, count, j = j, count + 1, j + 1
+                    nick_at = last = j
+                    count, j = count + 1, j + 1
                     continue
                 if gap in _NICK_CLOSE and nickname:
                     nickname = False
@@ -597,7 +612,9 @@ class NameRecognizer(RuleRecognizer):
             last = j
             count += 1
             j += 1
-        if last < 0:
+        if last == nick_at:
+            last -= 1  # "INTERPRETER FARID (ARABIC) AT BS": a bracket with no name after it is no nickname
+        if last < i:
             return None
         # a name is not only initials, and does not end on a particle
         core = [t for t in tokens[i : last + 1] if t.shape != "initial" and t.lower not in NAME_PARTICLES]
@@ -754,7 +771,8 @@ class NameRecognizer(RuleRecognizer):
             if rule == "doctor_cue" and run[0] == run[1] and _COMPANY_REP.match(rest):
                 return  # "fitted by zoll rep": a word before "rep" is the company
             if rule in ("doctor_cue", "signature", "signoff", "patient_inline", "self_intro", "from_header"):
-                rel = _RELATION_AFTER.match(rest)
+                # "SPOKE W MARIA DAUGHTER BY PHONE": the relation may follow with no comma
+                rel = _RELATION_AFTER.match(rest) or (re.match(r"[ \t]+(?P<rel>[A-Za-z-]+)", rest) if rule == "doctor_cue" else None)
                 if rel and rel.group("rel").lower() in _RELATION_SET:
                     cand = NameCandidate(cand.start, cand.end, Category.PATIENT, score, "relation_after")
             out.append(cand)
@@ -768,11 +786,14 @@ class NameRecognizer(RuleRecognizer):
                 if not (short or spoken) and (tok.shape == "lower" or (tok.shape == "upper" and not tok.line_caps)):
                     continue
                 nxt = tokens[idx + 1] if idx + 1 < len(tokens) else None
+                then = tokens[idx + 2].lower if idx + 2 < len(tokens) else ""
                 if tok.caseless and low in _RHYTHM_TITLES and nxt is not None and (
-                    self.lexicon.is_clinical(nxt.lower) or (self.lexicon.is_common_word(nxt.lower) and not self.lexicon.is_name(nxt.lower))
+                    self.lexicon.is_clinical(nxt.lower)
+                    or (self.lexicon.is_common_word(nxt.lower) and not self.lexicon.is_name(nxt.lower))
+                    or (self.lexicon.is_everyday(nxt.lower) and (not then or then in FUNCTION_WORDS))
                 ):
-                    # "HR 70S-80S SR. LEVO OFF", "TELE SR. AWAITING STEP-DOWN BED": in capitals "SR." is a rhythm
-                    # and "MS" a mental status before a clinical or an everyday word
+                    # "HR 70S-80S SR. LEVO OFF", "TELE SR. AWAITING STEP-DOWN BED", "TELE SR. PLAN TO TRANSFER": in capitals
+                    # "SR." is a rhythm and "MS" a mental status before a clinical or an everyday word ("MS HOPE OKONKWO" is named)
                     continue
                 category = Category.DOCTOR if low in _DOCTOR_TITLE_SET else Category.PATIENT
                 mode = "lower_rest_strict" if spoken else "title_lower" if tok.shape == "lower" else "title"
@@ -814,8 +835,8 @@ class NameRecognizer(RuleRecognizer):
         for m in _DOCTOR_CUES.finditer(text):
             header = bool(m.groupdict().get("colon"))
             line_start = text.rfind("\n", 0, m.start()) + 1
-            if not header and not text[line_start : m.start()].strip() and line_is_caps(caps_lines(text[line_start : m.end() + 60]), 0):
-                continue  # "ANESTHESIA PRE-OP EVAL" is a heading
+            if not header and not text[line_start : m.start()].strip() and _caps_heading(text, line_start):
+                continue  # "ANESTHESIA PRE-OP EVAL" is a heading; "SPOKE W/ NKEM IN ADMITTING RE BED..." a sentence in capitals
             if long_term_care and m.group(0).lower().startswith("resident") and not re.match(r"[ \t]*(?:physician|md|dr)\b", text[m.end() : m.end() + 12], _I):
                 forward(m.end(), Category.PATIENT, "header", 0.9, "resident", inverted=True)
                 continue  # a nursing home's "resident" is the patient
@@ -836,6 +857,8 @@ class NameRecognizer(RuleRecognizer):
             run = self.run_backward(text, tokens, k, listed)
             if run and m.re is _JOB_TITLE_LINE and (run[0] == run[1] or not any(self._listed(t, listed) for t in tokens[run[0] : run[1] + 1])):
                 continue  # a title on its own line needs a whole listed name before it, not a header cell or a degree
+            if run and LANGUAGE_BEFORE.search(text[max(0, tokens[run[0]].start - 30) : tokens[run[0]].start]):
+                continue  # "PREFERS KRIOLU, PHONE INTERPRETER USED": a language before the interpreter
             if run:
                 out.append(self._span(text, tokens, run, Category.DOCTOR, 0.85, "job_title"))
         for k, tok in enumerate(tokens):
@@ -1197,6 +1220,8 @@ class NameRecognizer(RuleRecognizer):
         caps = tokens[seg[0]].line_caps
         if followed_by_eponym_trigger(text, last_tok.end) or (len(seg) > 1 and last_tok.lower in EPONYM_TRIGGERS):
             return []  # "SALEM SUMP", "Murphy's sign": a name before a device or a sign is an eponym
+        if in_eponym_pair(text, tokens[seg[0]].start, last_tok.end):
+            return []  # "Lund and Browder chart", "Grey Turner sign": two names that together are one eponym
         core = [m for m in marks if m not in "PI"]
         shapes = {tokens[k].shape for k, m in zip(seg, marks) if m not in "PI"}
         if not caps and "upper" in shapes and len(shapes) > 1:
