@@ -299,3 +299,9 @@ def test_a_model_name_of_one_word_after_prefers_or_speaks_is_a_language(check):
     assert not check.plausible_at(text, _at(text, "KRIOLU", Category.DOCTOR))
     named = "Pt prefers Amara Okafor as her contact."
     assert check.plausible_at(named, _at(named, "Amara Okafor", Category.PATIENT))
+
+
+def test_a_model_name_after_an_eponym_modifier_is_rejected(check):
+    text = "Sitting in high Fowler's. PASSY-MUIR USED YESTERDAY."
+    assert not check.plausible_at(text, _at(text, "Fowler", Category.PATIENT))
+    assert not check.plausible_at(text, _at(text, "PASSY-MUIR", Category.DOCTOR))

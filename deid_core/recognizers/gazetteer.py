@@ -296,7 +296,7 @@ EPONYM_TRIGGERS = frozenset(
     aneurysm tremor chorea dementia encephalopathy apnea respiration breathing murmur rub spots nodules bundle fibers
     coma agitation hugger pump port drip solution disorder lesion reaction response effect circle pattern fall oesophagus
     grass dynamometer grade class wort protocol regimen collar bolt monitor rules paralysis wave waves cath tear
-    tears boots
+    tears boots stedy
     """.split()
 )
 
@@ -364,6 +364,14 @@ def in_eponym_pair(text: str, start: int, end: int) -> bool:
         m.start(1) < end and start < m.end(2) and lex.is_eponym(f"{m.group(1)}-{m.group(2)}")
         for m in _EPONYM_PAIR.finditer(text, max(0, start - 30), min(len(text), end + 30))
     )
+
+
+_EPONYM_MODIFIER = re.compile(r"\b(?:high|semi|low|modified|reverse|revised)[ \t-]*$", re.I)
+
+
+def after_eponym_modifier(text: str, start: int) -> bool:
+    """A word that only an eponym follows: "high Fowler's", "semi-Fowler", "Modified Rankin", "reverse Trendelenburg"."""
+    return bool(_EPONYM_MODIFIER.search(text[max(0, start - 12) : start]))
 
 
 def is_titled(surface: str) -> bool:

@@ -136,6 +136,7 @@ RELATIONS: tuple[str, ...] = (
     "great-grandson", "great-granddaughter", "great-grandmother", "great-grandfather", "great-grandchildren",
     # the short forms nursing notes write them in
     "dtr", "dau", "gdtr", "gdau", "sis", "bro", "stepdtr", "granddtr", "grandmom", "stepmom", "stepdad", "gf", "bf", "s/o",
+    "husb", "grandaughter", "granddau",
     "ex-boyfriend", "ex-girlfriend", "ex-partner",
     # Spanish, Portuguese, Italian and French, as they appear in mixed-language notes
     "hijo", "hija", "hermano", "hermana", "esposo", "esposa", "madre", "padre", "mamá", "papá", "abuela", "abuelo",

@@ -38,7 +38,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Sequence
 
-from deid_core.recognizers.gazetteer import followed_by_eponym_trigger, in_eponym_pair
+from deid_core.recognizers.gazetteer import after_eponym_modifier, followed_by_eponym_trigger, in_eponym_pair
 from deid_core.recognizers.lexicon import NAME_PARTICLES, Lexicon, default_lexicon, rule_list
 from deid_core.recognizers.pipeline import DetectConfig
 from deid_core.recognizers.rules.common_words import LANGUAGE_BEFORE
@@ -176,7 +176,11 @@ class PlausibilityCheck:
                 return False
             if not _AGE_MARKED.search(core) and not _AGE_AFTER.match(text[span.end : span.end + 12]):
                 return False
-        if span.category in _NAMES and (self._eponym_before_trigger(text, span, core) or in_eponym_pair(text, span.start, span.end)):
+        if span.category in _NAMES and (
+            self._eponym_before_trigger(text, span, core)
+            or in_eponym_pair(text, span.start, span.end)
+            or (" " not in core and after_eponym_modifier(text, span.start))
+        ):
             return False  # "Glasgow coma scale", "hunt and hess 3": a scale or a sign, named for its authors
         if span.category in _NAMES and LANGUAGE_BEFORE.search(line_before) and " " not in core:
             return False  # "PREFERS KRIOLU": one word after "prefers" or "speaks" is a language

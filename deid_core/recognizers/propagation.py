@@ -259,8 +259,9 @@ def propagate_acronyms(text: str, spans: Sequence[Span]) -> list[Span]:
         if len(acronym) >= 3:
             forms.add(acronym)
         bracket = re.match(r"[ \t]*\(([A-Z][A-Za-z&]{1,7})\)", text[s.end : s.end + 12])
-        if bracket and bracket.group(1).upper() not in CLINICAL_ACRONYMS:
-            forms.add(bracket.group(1))  # "Linden Court (LC)", never the type of "LINDEN COURT (ALF)"
+        if bracket and bracket.group(1).upper() not in CLINICAL_ACRONYMS and not default_lexicon().is_clinical(bracket.group(1)):
+            # "Linden Court (LC)", never the type of "LINDEN COURT (ALF)" or the days of "RIVERMEAD DIALYSIS (MWF)"
+            forms.add(bracket.group(1))
     out = list(spans)
     for form in forms:
         for m in re.finditer(rf"(?<![\w-]){re.escape(form)}(?![\w-])", text):

@@ -127,3 +127,7 @@ def test_a_town_typed_in_capitals_after_a_street_joins_the_address(unit_finds):
 def test_a_word_ending_in_a_state_code_is_no_city_and_state(unit_finds):
     text = "PT LIVES AT 14 OAK ST, ALONE. FAMILY NEARBY, WILL VISIT TOMORROW."
     assert unit_finds("address", text) == {"14 OAK ST": Category.LOCATION}
+
+
+def test_a_dose_in_units_given_subcutaneously_is_no_street(unit_finds):
+    assert unit_finds("address", "TRANSITIONED TO LANTUS 22 U SQ + HUMALOG SS AT 0700.") == {}

@@ -197,3 +197,13 @@ def test_in_capitals_for_opens_a_clause_before_a_type_word(unit_finds):
 def test_in_capitals_a_verb_in_ing_before_a_type_word_names_no_facility(unit_finds):
     assert unit_finds("facility", "NEURO: A+OX3, SLEEPING IN NAPS. MR WARD REFUSING AM LABS @ 0400, STATES LET ME SLEEP.") == {}
     assert unit_finds("facility", "Transferred from Flushing Hospital today.") == {"Flushing Hospital": Category.HOSPITAL}
+
+
+def test_the_outside_hospital_in_brackets_and_a_home_after_its_type_and_a_dash_are_facilities(detect):
+    assert detect("PT ADM FROM OSH (MCH) FOR NSTEMI + GI BLEED. HGB 6.6")["MCH"] is Category.HOSPITAL
+    assert detect("DISPO: LTACH - GRAYSON POINT ACCEPTED, BED AVAILABLE FRI.") == {"GRAYSON POINT": Category.HOSPITAL}
+    assert detect("came from osh (ED) after fall, transferred for higher level of care" + LOWER_TAIL) == {}
+
+
+def test_a_dialysis_schedule_in_brackets_is_no_short_form_of_the_unit(detect):
+    assert detect("PT GOES TO RIVERMEAD DIALYSIS (MWF), MISSED HD FRI.") == {"RIVERMEAD DIALYSIS": Category.HOSPITAL}

@@ -439,3 +439,31 @@ def test_a_language_before_an_interpreter_is_no_name(detect):
 )
 def test_two_names_that_together_are_a_listed_eponym_are_no_names(detect, text):
     assert not any(c in (Category.PATIENT, Category.DOCTOR) for c in detect(text).values())
+
+
+def test_short_and_misspelt_relation_words_name_the_relative(detect):
+    assert detect("HUSB LORCAN CALLED 0300, PT HAD BEEN ASKING FOR HIM, REASSURED, SLEPT AFTER.") == {"LORCAN": Category.PATIENT}
+    assert detect("grandaughter kiki at bs, brought pt's hearing aids from home" + LOWER_TAIL) == {"kiki": Category.PATIENT}
+
+
+def test_a_given_name_that_is_a_verb_after_a_role_is_named_when_what_staff_do_follows(detect):
+    assert detect("ON CALL PHARMACIST BILL CALLED RE: VANC TROUGH 24, HELD 2100 DOSE PER HIM.") == {"BILL": Category.DOCTOR}
+    assert detect("pharmacist rose verified vanc dose, recheck in am" + LOWER_TAIL) == {"rose": Category.DOCTOR}
+    assert detect("TECH MARK SITE FOR CATH, PT TOLERATED WELL, NO EVENTS OVERNIGHT, VSS.") == {}
+
+
+def test_a_short_title_with_its_full_stop_is_a_title_in_lower_case(detect):
+    assert detect("pt asked that her pastor, rev. okwuosa, be called" + LOWER_TAIL) == {"okwuosa": Category.PATIENT}
+    assert detect("discussed w/ team, rev. plan for am labs" + LOWER_TAIL) == {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Patient comfortable sitting in high Fowler's, denies orthopnea.",
+        "Aphasia improving. Modified Rankin pending at discharge.",
+        "OOB W/ 2 ASSIST & SARA STEDY. MORSE 55. FALL PRECAUTIONS.",
+    ],
+)
+def test_a_name_after_an_eponym_modifier_or_before_a_device_is_no_name(detect, text):
+    assert not any(c in (Category.PATIENT, Category.DOCTOR) for c in detect(text).values())

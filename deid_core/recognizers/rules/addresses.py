@@ -132,7 +132,7 @@ _BED_CODE = re.compile(
     r"(?:[ \t]+bed[ \t]+\d{1,2})?(?![\w/-])"
 )
 _DOSE_WORD = re.compile(
-    r"(?:mg|mcg|ug|g|gm|kg|lbs?|oz|ft|cm|mm|ml|mL|L|units?|iu|IU|mEq|mmol|tabs?|caps?|puffs?|drops?|bid|tid|qid|qd|qhs|qam|qpm|prn|daily|po|iv|im|sc|sq|x"
+    r"(?:mg|mcg|ug|g|gm|kg|u|lbs?|oz|ft|cm|mm|ml|mL|L|units?|iu|IU|mEq|mmol|tabs?|caps?|puffs?|drops?|bid|tid|qid|qd|qhs|qam|qpm|prn|daily|po|iv|im|sc|sq|x"
     r"|level|times|days?|weeks?|hours?|hrs?|mins?|minutes|fr|french)",
     _I,
 )

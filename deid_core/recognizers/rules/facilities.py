@@ -155,6 +155,14 @@ _SERVICE_ENDING = re.compile(r"(?:ology|icu|surg(?:ery)?|onc|trauma)$")
 _BRACKET_TYPE = re.compile(
     r"\((?:alf|snf|ltc|ltach?|nh|sar|adhc|group[ \t]+home|nursing[ \t]+home|assisted[ \t]+living|rehab|hospice)\)", re.I
 )
+#: "FROM OSH (MCH)", "outside hospital (st. brendan's)": the outside hospital named in brackets
+_OSH_BRACKET = re.compile(r"\b(?:osh|outside[ \t]+(?:hospital|hosp|facility))[ \t]*\((?P<name>[A-Za-z][\w&'’. -]{1,40}?)\)", re.I)
+#: "LTACH - GRAYSON POINT ACCEPTED": a care home's type, a dash, and its name where it takes the patient
+_TYPE_DASH_NAME = re.compile(
+    r"\b(?:ltach?|snf|alf|ltc|rehab|hospice|nh)[ \t]*[-:–][ \t]*(?P<name>[A-Za-z][\w'’-]+(?:[ \t]+[A-Za-z][\w'’-]+){0,2}?)"
+    r"(?=[ \t]+(?:accepted|accepting|offered|declined|will[ \t]+accept|has[ \t]+(?:a[ \t]+)?bed)\b)",
+    re.I,
+)
 _NAME_BEFORE_BRACKET = re.compile(r"(?<![\w'’-])(?P<name>(?:[A-Za-z][\w'’-]*[ \t]+){0,3}[A-Za-z][\w'’-]*)[ \t]*$")
 _PLACE_PREPOSITION_BEFORE = re.compile(r"\b(?:from|at|to|in)[ \t]+$")
 _FAC_OF = re.compile(
@@ -389,6 +397,7 @@ class FacilityRecognizer(RuleRecognizer):
             ):
                 out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/lower"))
         out.extend(self._bracket_typed(text))
+        out.extend(self._named_after_type(text))
         out.extend(self._rare_destinations(text))
         out.extend(self._acronyms(text))
         return out
@@ -426,6 +435,21 @@ class FacilityRecognizer(RuleRecognizer):
             if not rest or all(w in _GENERIC_FACILITY_WORDS or lex.is_clinical(w) or lex.is_stop(w) for w in rest):
                 continue
             out.append(Span(m.start("name") + words[keep].start(), m.end("name"), Category.HOSPITAL, 0.75, "facility/bracket_type"))
+        return out
+
+    def _named_after_type(self, text: str) -> list[Span]:
+        """``FROM OSH (MCH)``, ``LTACH - GRAYSON POINT ACCEPTED``: the outside hospital's name in brackets after
+        it, or a care home's name after its type and a dash where it accepts the patient, in any case."""
+        lex = self.resources.lexicon
+        out = []
+        for m in itertools.chain(_OSH_BRACKET.finditer(text), _TYPE_DASH_NAME.finditer(text)):
+            words = [w.lower() for w in re.findall(r"[^\W\d_][\w&'’-]*", m.group("name"))]
+            if not words or all(
+                w in _GENERIC_FACILITY_WORDS or lex.is_clinical(w) or lex.is_stop(w) or w in FUNCTION_WORDS or w.upper() in CLINICAL_ACRONYMS
+                for w in words
+            ):
+                continue
+            out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.75, "facility/named_after_type"))
         return out
 
     def _branch_city(self, text: str, end: int) -> int:

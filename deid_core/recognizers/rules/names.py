@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
-from deid_core.recognizers.gazetteer import EPONYM_TRIGGERS, GazetteerResources, default_resources, followed_by_eponym_trigger, in_eponym_pair
+from deid_core.recognizers.gazetteer import EPONYM_TRIGGERS, GazetteerResources, default_resources, after_eponym_modifier, followed_by_eponym_trigger, in_eponym_pair
 from deid_core.recognizers.lexicon import (
     COMMON_WORD_FREQ,
     CREDENTIALS,
@@ -255,6 +255,8 @@ _RANKS_LOWER = frozenset(r.lower().rstrip(".") for r in RANKS) | {"captain", "se
 _DOCTOR_ROLE_WORD = re.compile(rf"(?:{_DOCTOR_ROLES})", re.I)
 #: titles that capitals make clinical short forms: sinus rhythm, sinus tachycardia, mental status
 _RHYTHM_TITLES = frozenset({"sr", "st", "ms"})
+#: what staff do to an order, right after their given name ("pharmacist rose verified vanc dose")
+_STAFF_CHECKS = frozenset({"verified", "checked", "reviewed", "cosigned", "witnessed"})
 #: words that qualify a role ("charge rn", "float rn", "eeg tech"): never the name before it
 _ROLE_QUALIFIERS = frozenset(
     {"charge", "night", "day", "eve", "noc", "float", "travel", "traveler", "agency", "primary", "staff", "student",
@@ -500,7 +502,9 @@ class NameRecognizer(RuleRecognizer):
         if tokens[i].lower in _MODALS and not surname:
             return None
         if tokens[i].lower in _VERB_NAMES and not surname and nxt and tokens[i].end == nxt.start - 1:
-            if nxt.lower not in FUNCTION_WORDS and not _is_credential(nxt):
+            # "PHARMACIST BILL CALLED", "pharmacist rose verified vanc dose": what a person does follows the name
+            acts = _PERSON_VERB_AFTER.match(text, tokens[i].end) or nxt.lower in _STAFF_CHECKS
+            if nxt.lower not in FUNCTION_WORDS and not _is_credential(nxt) and not acts:
                 return None  # "TECH MARK SITE": a verb with its object
         return (i, i + 1) if surname else (i, i)
 
@@ -783,7 +787,9 @@ class NameRecognizer(RuleRecognizer):
             if low in _DOCTOR_TITLE_SET or low in _PATIENT_TITLE_SET:
                 short = low in ("dr", "mr", "mrs", "ms")
                 spoken = low in ("doctor", "doctora") and tok.shape == "lower" and self._rare_lower_name_at(tokens, idx + 1)
-                if not (short or spoken) and (tok.shape == "lower" or (tok.shape == "upper" and not tok.line_caps)):
+                # "her pastor, rev. okwuosa": a title written short with its full stop is one in lower case too
+                dotted = low in ("rev", "prof") and after.startswith(".") and tok.shape == "lower"
+                if not (short or spoken or dotted) and (tok.shape == "lower" or (tok.shape == "upper" and not tok.line_caps)):
                     continue
                 nxt = tokens[idx + 1] if idx + 1 < len(tokens) else None
                 then = tokens[idx + 2].lower if idx + 2 < len(tokens) else ""
@@ -797,6 +803,8 @@ class NameRecognizer(RuleRecognizer):
                     continue
                 category = Category.DOCTOR if low in _DOCTOR_TITLE_SET else Category.PATIENT
                 mode = "lower_rest_strict" if spoken else "title_lower" if tok.shape == "lower" else "title"
+                if dotted and idx + 1 < len(tokens) and self.lexicon.is_common_word(tokens[idx + 1].lower):
+                    continue  # "prof. development"
                 forward(tok.end + (1 if after.startswith(".") else 0), category, mode, 0.95, "title")
                 if low == "drs":
                     self._doctor_list(text, tokens, idx, listed, out)
@@ -1220,6 +1228,8 @@ class NameRecognizer(RuleRecognizer):
         caps = tokens[seg[0]].line_caps
         if followed_by_eponym_trigger(text, last_tok.end) or (len(seg) > 1 and last_tok.lower in EPONYM_TRIGGERS):
             return []  # "SALEM SUMP", "Murphy's sign": a name before a device or a sign is an eponym
+        if len(seg) == 1 and after_eponym_modifier(text, last_tok.start):
+            return []  # "sitting in high Fowler's", "Modified Rankin pending": a position or a scale
         if in_eponym_pair(text, tokens[seg[0]].start, last_tok.end):
             return []  # "Lund and Browder chart", "Grey Turner sign": two names that together are one eponym
         core = [m for m in marks if m not in "PI"]
