@@ -35,7 +35,7 @@ ENV_OVERRIDES: dict[str, str] = {
 #: whatever its size, so small chunks cost one worker speed; large ones leave the last
 #: worker of a fleet busy alone at a batch's end.  With ``chain_stages`` a chunk is one
 #: message for all four CPU stages, and on a 2-core machine 12 notes kept one CPU worker
-#: at 0.75-0.80x the embedded rate while two ran at 1.86-1.96x one (``deid bench-fleet``,
+#: at 0.73-0.80x the embedded rate while two ran at 1.86-2.10x one (``deid bench-fleet``,
 #: docs/fleet.md).  A patient's notes are never split, and a redelivered message is split
 #: into single notes, so the size changes no note's spans.
 DEFAULT_CHUNK_SIZE = 12

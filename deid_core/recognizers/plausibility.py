@@ -88,7 +88,6 @@ _DRUG_STEM = re.compile(
     re.I,
 )
 _EDGE = " \t\r\n,;:()[]/"
-# "hunt and hess 3", "Mallory & Weiss": a listed two-name eponym ("hunt-hess") written with "and" or "&"
 #: words that alone name no facility ("Cardiology Clinic"): shared with the facility rules
 _GENERIC_FACILITY_WORDS = rule_list("facilities", "generic_words")
 _NAMES = frozenset({Category.PATIENT, Category.DOCTOR})

@@ -47,7 +47,7 @@ from deid_core.recognizers.lexicon import (
     rule_list,
 )
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, LANGUAGE_BEFORE
-from deid_core.recognizers.rules.tokens import Token, caps_lines, line_is_caps, tokenize
+from deid_core.recognizers.rules.tokens import Token, caps_line_at, tokenize
 from deid_core.recognizers.tables import Cell, name_in_cell, table_cells
 from deid_core.spans import Category, Evidence, Span
 
@@ -316,8 +316,7 @@ _HEADING_WORDS = 5
 
 def _caps_heading(text: str, line_start: int) -> bool:
     end = text.find("\n", line_start)
-    line = text[line_start : end if end >= 0 else len(text)]
-    return line_is_caps(caps_lines(line), 0) and len(line.split()) <= _HEADING_WORDS
+    return caps_line_at(text, line_start) and len(text[line_start : end if end >= 0 else len(text)].split()) <= _HEADING_WORDS
 
 
 def _is_credential(tok: Token) -> bool:
