@@ -45,6 +45,17 @@ def test_surnames_are_not_hidden_by_the_drug_list(surname):
     assert not lex.is_clinical(surname) and lex.is_name(surname)
 
 
+@pytest.mark.parametrize("name", ["sanjay", "chidi", "vikram", "oksana", "tevita", "jomar"])
+def test_given_names_common_in_the_us_for_decades_are_listed(name):
+    lex = default_lexicon()
+    assert lex.is_first(name) and not lex.is_common_word(name)
+
+
+@pytest.mark.parametrize("word", ["tel", "girl", "levo", "trach"])
+def test_the_baby_name_list_adds_no_word_english_uses_more_than_parents(word):
+    assert not default_lexicon().is_first(word)
+
+
 @pytest.mark.parametrize("word", ["Young", "Bell", "Hope", "Foley", "Page"])
 def test_names_that_are_also_words_need_a_cue(word):
     assert default_lexicon().is_word_too(word)
@@ -275,3 +286,13 @@ def test_a_place_before_a_model_letter_is_a_device(pipeline):
     assert found(pipeline, "Son called from Miami at 0100.", Category.LOCATION) == ["Miami"]
     assert found(pipeline, "HUSBAND IS HOME ALONE IN FRAMINGHAM W/ DEMENTIA.", Category.LOCATION) == ["FRAMINGHAM"]
     assert found(pipeline, "LIVES IN FRAMINGHAM W WIFE.", Category.LOCATION) == ["FRAMINGHAM"]
+
+
+@pytest.mark.parametrize("word", ["lochia", "colostrum", "postpartum", "perfusion", "ttn", "skin-to-skin", "short-term"])
+def test_labour_and_delivery_words_and_compounds_of_ordinary_words_are_words(word):
+    assert default_lexicon().is_common_word(word)
+
+
+@pytest.mark.parametrize("name", ["Rose-Marie", "Jun-ho", "Asante-Boateng", "Tri-River"])
+def test_a_hyphenated_name_is_no_compound_of_words(name):
+    assert not default_lexicon().is_common_word(name)

@@ -296,7 +296,7 @@ EPONYM_TRIGGERS = frozenset(
     aneurysm tremor chorea dementia encephalopathy apnea respiration breathing murmur rub spots nodules bundle fibers
     coma agitation hugger pump port drip solution disorder lesion reaction response effect circle pattern fall oesophagus
     grass dynamometer grade class wort protocol regimen collar bolt monitor rules paralysis wave waves cath tear
-    tears boots stedy
+    tears boots stedy straps stool
     """.split()
 )
 

@@ -136,7 +136,7 @@ RELATIONS: tuple[str, ...] = (
     "great-grandson", "great-granddaughter", "great-grandmother", "great-grandfather", "great-grandchildren",
     # the short forms nursing notes write them in
     "dtr", "dau", "gdtr", "gdau", "sis", "bro", "stepdtr", "granddtr", "grandmom", "stepmom", "stepdad", "gf", "bf", "s/o",
-    "husb", "grandaughter", "granddau",
+    "husb", "grandaughter", "granddau", "mil", "fil", "sil", "fob", "foc", "w/f",
     "ex-boyfriend", "ex-girlfriend", "ex-partner",
     # Spanish, Portuguese, Italian and French, as they appear in mixed-language notes
     "hijo", "hija", "hermano", "hermana", "esposo", "esposa", "madre", "padre", "mamá", "papá", "abuela", "abuelo",
@@ -178,6 +178,10 @@ RULES_DATA_DIR = DATA_DIR.parent / "rules"
 def rule_list(unit: str, name: str) -> frozenset[str]:
     """A rule unit's word list, ``data/rules/<unit>/<name>.txt``: kept out of the code so it can be read and extended."""
     return frozenset(read_list(RULES_DATA_DIR / unit / f"{name}.txt"))
+
+
+#: the short words that join a compound of ordinary words ("skin-to-skin", "day-by-day", "up-to-date")
+_COMPOUND_JOINERS = rule_list("shared", "function_words")
 
 
 def _census_dir() -> Path | None:
@@ -230,6 +234,15 @@ def _pool_names() -> tuple[set[str], set[str]]:
     return tuple(  # type: ignore[return-value]
         {n.lower() for n in names() if _NAME_OK.match(n)} for names in (person_names.first_names, person_names.last_names)
     )
+
+
+def _given_name_shares() -> dict[str, float]:
+    """US given names and their share of births (``given_names.txt``, built by scripts/build_vocab.py)."""
+    out: dict[str, float] = {}
+    for line in shipped_list("given_names.txt"):
+        name, _, share = line.partition(" ")
+        out[name] = float(share)
+    return out
 
 
 def _word_frequencies() -> Mapping[str, float] | None:
@@ -311,6 +324,10 @@ class Lexicon:
     def is_common_word(self, token: str, *, strict: bool = False) -> bool:
         """An ordinary English or clinical word that is not first of all a name."""
         t = token.lower()
+        if "-" in t.strip("-"):
+            # "skin-to-skin", "short-term": a compound of frequent words is an ordinary word ("Rose-Marie", "Jun-ho"
+            # and "Tri-River" are names)
+            return all(part in _COMPOUND_JOINERS or (len(part) > 3 and self.is_common_word(part, strict=True)) for part in t.split("-") if part)
         if t in self.stopwords or self.is_clinical(t):
             return True
         if self.is_name(t):
@@ -367,6 +384,15 @@ def build_lexicon() -> Lexicon:
     freq = _word_frequencies()
     # a state's code ("NC", "PA", "VT") keeps its place reading; the address rules decide it
     clinical = {w.lower() for name in CLINICAL_LISTS for w in read_list(VOCAB_DIR / name)} - {a.lower() for a in STATE_ABBRS}
+    # given names the other lists lack (Sanjay, Chidi, Oksana), each only where English uses it less as a word
+    # than parents use it as a name ("tel", "girl" stay words); names already listed keep the Census share
+    # their word-versus-name judgement was built on
+    for name, births in _given_name_shares().items():
+        if name in first or name in last or name in clinical or name in stop:
+            continue
+        if (freq or {}).get(name, 0.0) <= births * WORD_FIRST_RATIO:
+            first.add(name)
+            share[name] = births
     return Lexicon(
         first_names=frozenset(first),
         last_names=frozenset(last),

@@ -172,6 +172,8 @@ class Propagator:
     def _occurrence_ok(self, text: str, start: int, end: int, variant: Variant) -> bool:
         surface = text[start:end]
         lex = self.lexicon
+        if (start and text[start - 1] == "-" and start > 1 and text[start - 2].isalnum()) or (text[end : end + 1] == "-" and text[end + 1 : end + 2].isalnum()):
+            return False  # "ray" never reaches "x-ray", nor "may" "may-thurner": a word joined by a hyphen is part of another
         titled = bool(_TITLE_BEFORE.search(text[max(0, start - 8) : start]))
         if variant.single and not titled:
             word = max(re.findall(r"[^\W\d_]+", surface) or [surface], key=len)
@@ -189,7 +191,7 @@ class Propagator:
             return False
         if variant.single:
             word = max(re.findall(r"[^\W\d_]+", surface) or [surface], key=len)
-            if surface.isupper() and len(word) <= 3 and not titled and (lex.is_common_word(word) or not lex.is_name(word)):
+            if surface.isupper() and len(word) <= 3 and "-" not in surface and not titled and (lex.is_common_word(word) or not lex.is_name(word)):
                 # "MIN" of "KWON, MIN-SEO" is not the "35 MIN" of a turnover target, nor are a writer's initials
                 # ("KPT") more than the column they sign; a listed name that is no word ("ANN") is the person
                 return False

@@ -137,6 +137,10 @@ def test_a_round_hour_after_an_output_counted_since_it_is_a_clock_time(unit_find
     assert unit_finds("date", "has not smoked since 2000") == {"2000": Category.DATE}
 
 
+def test_a_round_hour_after_someone_sat_with_the_patient_is_a_clock_time(unit_finds):
+    assert unit_finds("date", "family brought phone charger, sat w/ pt until 2000.") == {}
+
+
 def test_a_ratio_a_plus_before_a_finding_and_an_oxygen_share_read_the_numbers_beside_them(unit_finds):
     assert unit_finds("date", "IABP 1:1 AUG 110, DIASTOLIC 70S.") == {}
     assert unit_finds("date", "BLOOD CX FROM 12/2 +GPC IN CLUSTERS 2/2 BOTTLES.") == {"12/2": Category.DATE}

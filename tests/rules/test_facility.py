@@ -207,3 +207,34 @@ def test_the_outside_hospital_in_brackets_and_a_home_after_its_type_and_a_dash_a
 
 def test_a_dialysis_schedule_in_brackets_is_no_short_form_of_the_unit(detect):
     assert detect("PT GOES TO RIVERMEAD DIALYSIS (MWF), MISSED HD FRI.") == {"RIVERMEAD DIALYSIS": Category.HOSPITAL}
+
+
+def test_a_town_before_er_or_ed_where_the_patient_comes_from_is_its_hospital(detect):
+    assert detect("pt came in from athol er w/ stroke sx, lkw 1900" + LOWER_TAIL)["athol"] is Category.HOSPITAL
+    assert detect("PT SENT FROM FRAMINGHAM ED AFTER FALL.")["FRAMINGHAM"] is Category.HOSPITAL
+    assert detect("came up from the er, then from main ed to cath lab" + LOWER_TAIL) == {}
+
+
+def test_a_place_and_general_in_capitals_is_a_hospital(detect):
+    assert detect("ADMIT FROM BRIDGEWATER GENERAL W/ NSTEMI AND CHF EXAC.") == {"BRIDGEWATER GENERAL": Category.HOSPITAL}
+    assert detect("PT IN GOOD GENERAL CONDITION, TO GENERAL SURGERY IN AM.") == {}
+
+
+def test_a_care_home_typed_in_lower_case_after_where_the_patient_goes(detect):
+    assert detect("transfer to riverside ltach at 1000 via ambulance" + LOWER_TAIL) == {"riverside ltach": Category.HOSPITAL}
+    assert detect("long term resident at willowmere care center, returning today" + LOWER_TAIL) == {"willowmere care center": Category.HOSPITAL}
+
+
+def test_a_hospital_short_form_where_the_patient_arrived_from_in_capitals(detect):
+    assert detect("PT ARRIVED FROM SMH VIA MEDFLIGHT 1630 W/ UGIB.") == {"SMH": Category.HOSPITAL}
+    assert detect("PT ARRIVED FROM PACU VIA STRETCHER AT 1630.") == {}
+
+
+def test_a_treatment_qualifier_before_dialysis_names_no_unit(detect):
+    assert detect("pt hopes to avoid permanent dialysis, may need another session" + LOWER_TAIL) == {}
+
+
+def test_where_a_patient_returns_or_was_seen_a_word_english_hardly_uses_is_the_facility(unit_finds):
+    assert unit_finds("facility", "PT SEEN AT NORTHGATE LAST WEEK FOR SAME COMPLAINT.") == {"NORTHGATE": Category.HOSPITAL}
+    assert unit_finds("facility", "plan to return to westmoreland when stable" + LOWER_TAIL) == {"westmoreland": Category.HOSPITAL}
+    assert unit_finds("facility", "PT SEEN BY OKONKWO FROM RENAL, RETURNED TO BED.") == {}

@@ -467,3 +467,96 @@ def test_a_short_title_with_its_full_stop_is_a_title_in_lower_case(detect):
 )
 def test_a_name_after_an_eponym_modifier_or_before_a_device_is_no_name(detect, text):
     assert not any(c in (Category.PATIENT, Category.DOCTOR) for c in detect(text).values())
+
+
+def test_an_attending_written_short_is_a_role(detect):
+    assert detect("LASIX 40 IV X1. ATTG LINDQVIST AT BEDSIDE ON ROUNDS, AWARE.") == {"LINDQVIST": Category.DOCTOR}
+    assert detect("proning discussed on rounds w/ attg oyelaran, plan to prone at 1600" + LOWER_TAIL) == {"oyelaran": Category.DOCTOR}
+
+
+def test_after_a_role_a_modal_or_verb_given_name_is_named_when_no_verb_or_a_past_tense_follows(detect):
+    assert detect("DESAT TO 84%, RT WILL AT BEDSIDE, SATS RECOVERED.") == {"WILL": Category.DOCTOR}
+    assert detect("rt bill changed circuit, placed on hme" + LOWER_TAIL) == {"bill": Category.DOCTOR}
+    assert detect("RN WILL CHECK BG AT 2100, INSULIN PER SCALE.") == {}
+    assert detect("TECH MARK SITE FOR CATH, PT TOLERATED WELL, NO EVENTS OVERNIGHT, VSS.") == {}
+
+
+def test_a_given_name_before_a_bracketed_role_is_the_staff_member(detect):
+    assert detect("STRAIGHT CATH'D FOR 500CC BY JOY (FLOAT RN).") == {"JOY": Category.DOCTOR}
+
+
+def test_a_modal_given_name_written_twice_after_a_relation_is_the_name_then_the_verb(detect):
+    assert detect("mom at bedside, stepdad will will come after work" + LOWER_TAIL) == {"will": Category.PATIENT}
+    assert detect("wife may may follow by car" + LOWER_TAIL) == {"may": Category.PATIENT}
+    assert detect("wife may follow by car" + LOWER_TAIL) == {}
+
+
+def test_in_laws_written_short_are_relations(detect):
+    assert detect("HUSB AND MIL CHUNHUA AT BEDSIDE, BABY IN NICU.") == {"CHUNHUA": Category.PATIENT}
+
+
+def test_surname_comma_given_name_in_a_lower_case_note_is_one_name(detect):
+    assert detect("admit: wojcik, dorota, f, from home" + LOWER_TAIL) == {"wojcik, dorota": Category.PATIENT}
+
+
+def test_a_rare_form_of_a_frequent_word_after_a_name_is_no_surname(detect):
+    assert detect("WIFE IRYNA INTERPRETS FOR PT AT BEDSIDE.") == {"IRYNA": Category.PATIENT}
+    assert detect("SPEAKS UKRAINIAN ONLY, DTR IRYNA INTERPRETS, DTR PHONE ON FACESHEET.") == {"IRYNA": Category.PATIENT}
+    assert detect("SON TOMASZ KOWALCZYK CALLED, UPDATED.") == {"TOMASZ KOWALCZYK": Category.PATIENT}
+
+
+def test_a_participle_role_without_its_colon_is_the_act(detect):
+    assert detect("FAMILY REQUESTING IMAM VISIT, CHAPLAIN PAGED.") == {}
+    assert detect("Requesting: Dr Ames") == {"Ames": Category.DOCTOR}
+
+
+def test_a_given_name_before_a_role_with_its_unit_is_the_staff_member(detect):
+    assert detect("labs sent, pt tolerated. per tomasz cath lab rn, site soft" + LOWER_TAIL) == {"tomasz": Category.DOCTOR}
+
+
+def test_a_modal_given_name_before_the_service_the_person_is_from_is_the_name(detect):
+    assert detect("may from the float pool took pt while rn at lunch, no events" + LOWER_TAIL) == {"may": Category.DOCTOR}
+    assert detect("pt may go home tomorrow if stable, family aware" + LOWER_TAIL) == {}
+
+
+def test_a_listed_name_then_whose_relative_the_person_is_names_the_relative(detect):
+    assert detect("left vm for tito - pt's brother, will retry in am" + LOWER_TAIL) == {"tito": Category.PATIENT}
+    assert detect("SPOKE W/ CHARGE RN, PT'S DAUGHTER TO CALL BACK.") == {}
+
+
+def test_a_compound_of_ordinary_words_after_a_relation_is_no_name(detect):
+    assert detect("VOIDED 350. BABY SKIN-TO-SKIN, LATCHING W/ HELP. HUSBAND AT BS.") == {}
+    assert detect("FOB CHANCE AT BS, DOING SKIN-TO-SKIN.") == {"CHANCE": Category.PATIENT}
+
+
+def test_a_thing_after_a_possessive_before_a_relation_is_no_name(detect):
+    assert detect("PT ASKED FOR HER ROSARY, SON BROUGHT IT.") == {}
+
+
+def test_an_everyday_given_name_before_a_clinical_word_qualifies_it(detect):
+    assert detect("EDD CONFIRMED BY EARLY US. BREASTFEEDING, LATCH SCORE 8.") == {}
+    assert detect("WEANED TO PS 10/5 AT 0900 BY RT BILL, RSBI 62, TOL X4H.") == {"BILL": Category.DOCTOR}
+    assert detect("PRONING + CRRT, CHARGE RN DEAN AWARE OF ACUITY.") == {"DEAN": Category.DOCTOR}
+
+
+def test_a_quoted_name_the_patient_prefers_names_the_patient(detect):
+    assert detect('ADMITTED FROM HOME. PREFERS "PAT". NGT TO LIS.') == {"PAT": Category.PATIENT}
+
+
+def test_a_name_is_never_propagated_into_a_hyphenated_word(detect):
+    note = "pna on cxr. nephew ray at bedside, updated. ceftriaxone started. x-ray of chest clear" + LOWER_TAIL
+    assert detect(note) == {"ray": Category.PATIENT}
+
+
+def test_a_modal_given_name_before_to_or_a_verb_in_s_is_the_name(detect):
+    assert detect("husb at bedside. chaplain may to visit in am" + LOWER_TAIL) == {"may": Category.DOCTOR}
+    assert detect("tmax 37.9. rn will takes over at 1900" + LOWER_TAIL) == {"will": Category.DOCTOR}
+    assert detect("sitter rose reports pt slept 6h, no prns" + LOWER_TAIL) == {"rose": Category.DOCTOR}
+    assert detect("RN WILL CHECK BG AT 2100, INSULIN PER SCALE.") == {}
+
+
+def test_wife_written_w_slash_f_is_a_relation_and_onc_a_role(detect):
+    assert detect("cpap at home - w/f dolores to bring machine" + LOWER_TAIL) == {"dolores": Category.PATIENT}
+    assert detect("CBC OK PER ONC OYELARAN, SAME DOSE.") == {"OYELARAN": Category.DOCTOR}
+    assert detect("ONC AWARE, WILL ADJUST DOSE.") == {}
+    assert detect("HEME ONC ATTG DR BAKER WANTS POST-TRANSFUSION CBC.") == {"BAKER": Category.DOCTOR}

@@ -93,7 +93,7 @@ _CLOCK_CONTEXT = re.compile(
     r"\b(?:off|sedat\w*|pressors?|drips?|gtt|npo|asleep|awake|sleeping|resting|extubated|intubated|shift|overnight|tonight|"
     r"this\s+(?:morning|evening|afternoon)|last\s+(?:dose|seen)|hrs?|hours?"
     # a visitor's stay: "wife stayed until 2000", "family at bedside since 1900"
-    r"|stay(?:ed|ing|s)?|visit(?:ed|ing)?|remained|bedside|slept|napp(?:ed|ing)"
+    r"|stay(?:ed|ing|s)?|visit(?:ed|ing)?|remained|bedside|slept|napp(?:ed|ing)|sat|sitting|sits"
     # an output counted since a time: "DRAIN TO GRAVITY, 40CC SINCE 2000", "uop 200 ml since 1900"
     r"|\d+[ \t]*(?:cc|ml|mls))\b",
     _I,

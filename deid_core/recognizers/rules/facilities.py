@@ -106,6 +106,15 @@ _PLACE_GENERAL = re.compile(
     r"(?![ \t]+(?:[A-Z]|surgery|medicine|anesthesia|practice|pediatrics|hospital|medical|health))"
 )
 _NOT_A_HOSPITAL_GENERAL = frozenset({"Attorney", "Surgeon", "Consul", "Secretary"})
+#: "FROM BRIDGEWATER GENERAL W/ NSTEMI": the same in a line typed in capitals, where the word after says nothing by case
+_CAPS_PLACE_GENERAL = re.compile(
+    r"\b(?:AT|TO|FROM|IN|VIA)[ \t]+(?P<name>(?:[A-Z][A-Z'’]{2,}[ \t]+){1,2}GENERAL)\b"
+    r"(?![ \t]+(?i:surgery|medicine|anesthesia|practice|pediatrics|hospital|medical|health|surgeon|appearance|condition|care|floor|ward))"
+)
+#: "came in from athol er", "SENT FROM FRAMINGHAM ED": a town's emergency room is its hospital
+_TOWN_ER = re.compile(
+    r"\b(?i:from|at|to|in)[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]{3,})[ \t]+(?i:er|ed|e\.r\.|emergency[ \t]+(?:room|dept|department))(?![\w/-])"
+)
 #: "St. Brendan's", "ST COLUMBA REGIONAL", "Saint Luke's Health": a saint's name that a facility bears
 _SAINT_FACILITY = re.compile(
     r"(?<![\w.-])(?:St|ST|Saint|SAINT|Ste)\.?[ \t]+(?P<name>[A-Z][A-Za-z]{2,}(?:['’][sS])?)"
@@ -133,7 +142,7 @@ _CHAIN_ON = re.compile(
     r"|(?:[A-Z][a-z'’]+[ \t]+){1,2}(?:Ave|Avenue|St|Street|Rd|Road|Blvd|Boulevard|Ln|Lane|Pkwy|Parkway|Dr|Drive|Pike|Way)\b\.?(?![ \t]+[A-Z]))"
 )
 _LOWER_CARE_HOME = re.compile(
-    r"(?<![\w-])(?P<name>(?:[a-z]{3,}[ \t]+)??[a-z]{4,})[ \t]+(?:assisted[ \t]+living|nursing[ \t]+home|senior[ \t]+living|rehab[ \t]+center|manor|ltach?)\b(?:[ \t]+(?:nh|snf)\b)?"
+    r"(?<![\w-])(?P<name>(?:[a-z]{3,}[ \t]+)??[a-z]{4,})[ \t]+(?:assisted[ \t]+living|nursing[ \t]+home|senior[ \t]+living|rehab[ \t]+center|care[ \t]+cent(?:er|re)|visiting[ \t]+nurses?|manor|ltach?)\b(?:[ \t]+(?:nh|snf)\b)?"
 )
 #: "at sandpiper dialysis", "from lakeside community hosp", "back to fairhaven rehab": a facility typed in lower case
 _LOWER_FACILITY = re.compile(
@@ -146,7 +155,8 @@ _NOT_LOWER_HEADS = rule_list("facilities", "not_lower_heads")
 #: a disposition and the preposition of where it sends the patient: "referral to", "accepted at", "tx'd from"
 _DESTINATION = re.compile(
     r"\b(?:referrals?(?:[ \t]+(?:sent|faxed|made))?|referred|accepted|accepting|bed[ \t]+(?:offer(?:ed)?[ \t]+)?"
-    r"|transfer(?:red)?|transfered|xfer(?:r?ed)?|tx['’]?d|admitted|discharged|d/c['’]?d|dispo(?:sition)?)"
+    r"|transfer(?:red)?|transfered|xfer(?:r?ed)?|tx['’]?d|admitted|discharged|d/c['’]?d|dispo(?:sition)?"
+    r"|return(?:s|ed|ing)?|(?:seen|followed)(?![ \t]+by))"
     r"[ \t]+(?:to|at|from|by)[ \t]+(?P<word>[A-Za-z][a-z'’]{3,}|[A-Z][A-Z'’]{3,})(?![\w/-])",
     re.I,
 )
@@ -180,7 +190,7 @@ _ACRONYM = re.compile(r"(?<![\w&-])(?P<acr>[A-Z][A-Z&]{1,6}[A-Z]|[A-Z]H)(?![\w&-
 #: typed in lower case, only a hospital's or medical centre's shape: "from smh", "transferred from gh"
 _LOWER_ACRONYM = re.compile(r"(?<![\w&-])(?P<acr>[a-z]{1,4}(?:h|mc))(?![\w&-])")
 _ACRONYM_CUE = re.compile(
-    r"\b(?:presented|presents|presenting|transferred|transfered|transfer|xfer(?:r?ed)?|admitted|admission|discharged|discharge|disposition|returned|sent|"
+    r"\b(?:presented|presents|presenting|arrived|arrives|arriving|transferred|transfered|transfer|xfer(?:r?ed)?|admitted|admission|discharged|discharge|disposition|returned|sent|"
     r"brought|taken|referred|evaluated|seen|treated|hospitali[sz]ed|followed|follow[- ]?up|f/u|appointment|appt|scheduled|"
     r"works|employed|dr\.?|hd|dialysis|hemodialysis|dialy[sz]es|pcp|came|comes|ems|ambulance|flown|med[ \t]?flight|tx|trx)\b",
     re.IGNORECASE,
@@ -355,10 +365,15 @@ class FacilityRecognizer(RuleRecognizer):
             if lex.is_first(stem) or lex.is_first(name) or (placed and not lex.is_common_word(stem)):
                 # "transfered from st eligius": after a place preposition, a saint no list holds
                 out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_saint"))
-        for m in _PLACE_GENERAL.finditer(text):
+        caps_general = (m for m in _CAPS_PLACE_GENERAL.finditer(text) if caps_line_at(text, m.start()))
+        for m in itertools.chain(_PLACE_GENERAL.finditer(text), caps_general):
             head = m.group("name").split()[0]
-            if not (lex.is_stop(head) or lex.is_common_word(head, strict=True) or head in _NOT_A_HOSPITAL_GENERAL):
+            if not (lex.is_stop(head) or lex.is_clinical(head) or lex.is_common_word(head, strict=True) or head.title() in _NOT_A_HOSPITAL_GENERAL):
                 out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/general"))
+        for m in _TOWN_ER.finditer(text):
+            word = m.group("name").lower()
+            if not (word in FUNCTION_WORDS or lex.is_stop(word) or lex.is_clinical(word) or word.upper() in CLINICAL_ACRONYMS or lex.is_common_word(word, strict=True)):
+                out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/town_er"))
         for m in _OUR_LADY.finditer(text):
             out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.75, "facility/our_lady"))
         for m in _PLACED_SAINT.finditer(text):
@@ -380,7 +395,9 @@ class FacilityRecognizer(RuleRecognizer):
                 and not any(w in FUNCTION_WORDS or w in _NOT_LOWER_HEADS or lex.is_stop(w) or lex.is_clinical(w) for w in words)
             ):
                 words, start = words[1:], m.start("name") + len(m.group("name")) - len(words[1])
-            if len(words) == 2 or not (lex.is_common_word(words[0]) or lex.is_stop(words[0])):
+            # "to riverside ltach": where the patient goes, only a frequent word is no home's name
+            placed = bool(_PLACE_PREPOSITION_BEFORE.search(text, max(0, start - 12), start))
+            if len(words) == 2 or not (lex.is_common_word(words[0], strict=placed) or lex.is_stop(words[0]) or lex.is_clinical(words[0])):
                 out.append(Span(start, m.end(), Category.HOSPITAL, 0.7, "facility/lower_home"))
         for m in _LOWER_FACILITY.finditer(text):
             head, second = m.group("head"), m.group("second")
@@ -471,8 +488,8 @@ class FacilityRecognizer(RuleRecognizer):
         lower = _LOWER_ACRONYM.finditer(text) if note_is_lower(text) else ()
         for m in itertools.chain(_ACRONYM.finditer(text), lower):
             acr = m.group("acr")
-            # a hospital's shape ("smh", "GH") needs only to be no frequent word; other short forms no word at all
-            shaped = acr.islower() or len(acr) == 2
+            # a hospital's shape ("smh", "GH", "SMH") needs only to be no frequent word; other short forms no word at all
+            shaped = acr.islower() or len(acr) == 2 or acr.endswith(("H", "MC"))
             if acr.upper() in CLINICAL_ACRONYMS or len(acr) > 6 or lex.is_stop(acr.lower()) or lex.is_clinical(acr.lower()):
                 continue  # "TRANSFER TO FLOOR", "AT HOME", "TO MICU" are words, not short forms
             if lex.is_common_word(acr, strict=shaped) or (shaped and lex.frequency(acr.lower()) >= VERY_COMMON_WORD_FREQ):

@@ -75,6 +75,10 @@ _PERSON_VERB_AFTER = re.compile(r"[ \t]+(?:" + _PERSON_VERB_WORDS + r")\b", re.I
 _CLAUSE_START = re.compile(r"(?:^|[\n.;,:])[ \t]*$")
 _ED_NOT_PAST = rule_list("names", "ed_not_past")
 #: words a modal verb is never followed by: a person stands there instead
+#: endings that make a verb's or a noun's rarer forms ("interprets", "reassessed", "titrating")
+_INFLECTIONS = ("s", "es", "ed", "d", "ing")
+#: words before a noun, never before a name typed where case says nothing
+_DETERMINERS = frozenset({"the", "a", "an", "her", "his", "their", "my", "your", "our", "its", "this", "that", "these", "those"})
 _NO_VERB_AFTER_MODAL = frozenset({"in", "at", "here", "there", "aware", "present", "and", "is", "was", "has", "on", "from"})
 _DOCTOR_TITLE_SET = frozenset(t.lower() for t in DOCTOR_TITLES)
 _CREDENTIAL_SET = frozenset(c.replace(".", "") for c in CREDENTIALS) | frozenset(CREDENTIALS)
@@ -100,7 +104,7 @@ _DOCTOR_ROLES = (
     r"(?:rn|lpn|nurse|np|md|nnp)[ \t]+(?:day|days|night|nights|eve|evening|evenings|noc)(?:[ \t]+shift)?"
     r"|duty[ \t]+(?:md|doctor|physician|nurse|doc)|peer[ \t]+(?:recovery[ \t]+)?(?:coach|specialist|support)|recovery[ \t]+coach"
     r"|atcs?|athletic[ \t]+trainers?|transporter|officer|embryologist|andrologist|staff|shipper|mro|nnp|ccrn|perfusionist"
-    r"|attending(?:[ \t]+(?:physician|md|of[ \t]+record))?|resident|fellow|intern|pcp|primary(?:[ \t]+care)?(?:[ \t]+(?:physician|provider|doctor|md))?"
+    r"|attending(?:[ \t]+(?:physician|md|of[ \t]+record))?|att[gd]|onc|resident|fellow|intern|pcp|primary(?:[ \t]+care)?(?:[ \t]+(?:physician|provider|doctor|md))?"
     r"|referring(?:[ \t]+(?:physician|provider|md|doctor|clinician))?|ref(?:erring)?[ \t]+md|surgeon|assistant(?:[ \t]+surgeon)?"
     r"|anesthesiologist|anesthesia|anesthetist|crna|consultant|consulting(?:[ \t]+(?:physician|md))?|(?<![\d.][ \t])(?<![\d.])cc|provider|clinician"
     r"|physician|doctor|nurse|rn|np|pa|(?<![-'’])ho|author|care[ \t]+team|covering(?:[ \t]+(?:physician|md))?|on-?call|midwife|therapist|pharmacist"
@@ -108,8 +112,10 @@ _DOCTOR_ROLES = (
     r"|neurologist|radiologist|pathologist|hospitalist|intensivist|nephrologist|urologist|dermatologist|gastroenterologist"
     r"|pulmonologist|endocrinologist|rheumatologist|obstetrician|gynecologist|ob/gyn|pediatrician|neurosurgeon|proceduralist"
     r"|operator|sonographer|technologist|tech|scribe|nurse[ \t]+practitioner|physician[ \t]+assistant|preceptor"
-    r"|supervising(?:[ \t]+(?:physician|md))?|requesting(?:[ \t]+(?:physician|md))?|ordering(?:[ \t]+(?:physician|provider|md))?"
-    r"|admitting(?:[ \t]+(?:physician|md))?|discharging(?:[ \t]+(?:physician|md))?|treating[ \t]+physician|staff[ \t]+physician"
+    r"|supervising(?:[ \t]+(?:physician|md))?|requesting[ \t]+(?:physician|md)|ordering[ \t]+(?:physician|provider|md)"
+    r"|admitting[ \t]+(?:physician|md)|discharging[ \t]+(?:physician|md)|treating[ \t]+physician|staff[ \t]+physician"
+    # a participle alone is a role only as a label ("Requesting: Dr Ames"); in a sentence it is the act ("requesting imam visit")
+    r"|(?:requesting|ordering|admitting|discharging)(?=[ \t]*:)"
     r"|charge[ \t]+nurse|primary[ \t]+nurse|bedside[ \t]+nurse|dentist|optometrist|ophthalmologist|podiatrist|chiropractor|counselor"
     r"|counsellor|paramedic|medic|emt|interpreter|interp|translator|doula|investigator|coordinator|navigator|cna|pct|lpn|lvn|aide|rph|pharmd"
     r"|slp|crew|attn|assessor|examiner|specialist|technician|advocate|liaison|supervisor|phlebotomist|hygienist|cnm"
@@ -153,7 +159,7 @@ _PATIENT_INLINE = re.compile(
 #: how people say what a person is called: "states 'just call me dottie'", 'everybody calls him "tito"',
 #: 'keeps asking for "walt"' (a quoted word only)
 _NAMING = re.compile(
-    r"\b(?:call(?:s|ed)?[ \t]+(?:me|him|her|them)|goes[ \t]+by|known[ \t]+as|nicknamed|to[ \t]+be[ \t]+called"
+    r"\b(?:call(?:s|ed)?[ \t]+(?:me|him|her|them)|goes[ \t]+by|known[ \t]+as|nicknamed|to[ \t]+be[ \t]+called|prefers(?=[ \t]*[\"“])"
     r"|(?:ask(?:s|ed|ing)?|call(?:s|ed|ing)?|look(?:s|ed|ing)?)[ \t]+(?:out[ \t]+)?for(?=[ \t]*[\"“'‘])|called(?=[ \t]*[\"“]))"
     r"[ \t]*(?=[\"“'‘]?[^\W\d_])",
     _I,
@@ -198,6 +204,11 @@ _STAFF_MAILBOX = re.compile(
 )
 _RELATION_AFTER = re.compile(
     r"^[ \t]*(?:\(|,|-)[ \t]*(?:(?:his|her|their|the[ \t]+patient['’]?s|pt['’]?s|patient['’]?s|pt)[ \t]+)?(?P<rel>[A-Za-z-]+)",
+    _I,
+)
+#: "for tito - pt's brother", "called lorcan (her son)": a name, then whose relative the person is
+_NAME_THEN_RELATION = re.compile(
+    r"(?<![\w'’-])(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]*(?:-|–|,|\()[ \t]*(?:pt['’]?s|patient['’]?s|his|her|their)[ \t]+(?P<rel>[A-Za-z-]+)\b",
     _I,
 )
 _AMBIGUOUS_CREDENTIALS = rule_list("names", "ambiguous_credentials")
@@ -262,12 +273,14 @@ _ROLE_QUALIFIERS = frozenset(
     {"charge", "night", "day", "eve", "noc", "float", "travel", "traveler", "agency", "primary", "staff", "student",
      "resource", "relief", "eeg", "ekg", "echo", "resp"}
 )
+#: the unit a nurse or technician works in, before the role: "(cath lab rn)", "icu rn", "pacu nurse"
+_ROLE_UNITS = r"(?:cath[ \t]+lab|ir|icu|micu|sicu|ccu|cvicu|nicu|picu|er|ed|pacu|or|dialysis|hd|wound|iv|picc|vascular[ \t]+access|endo|l&d)"
 _STAFF_ROLE = (
-    r"(?:(?:" + alternation(_ROLE_QUALIFIERS) + r")[ \t]+)?"
+    r"(?:" + _ROLE_UNITS + r"[ \t]+)?(?:(?:" + alternation(_ROLE_QUALIFIERS) + r")[ \t]+)?"
     r"(?:rn|rt|rrt|np|pa|cna|lpn|tech|sw|cm|pharmacist|therapist|interpreter|chaplain|nurse)\b(?![/-])"
 )
 _NAME_BEFORE_ROLE = re.compile(
-    r"\b(?:per|by|w/|with|called|paged|d/w|spoke[ \t]+(?:with|to))[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]+" + _STAFF_ROLE, re.I
+    r"\b(?:per|by|w/|with|called|paged|d/w|spoke[ \t]+(?:with|to))[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]+(?:\([ \t]*)?" + _STAFF_ROLE, re.I
 )
 #: "..., lorraine cm working on auth", "JOAN SW AWARE": at a clause's start a given name, the role, and what staff do
 _NAME_ROLE_ACTING = re.compile(
@@ -288,7 +301,8 @@ _BRACKET_ITEM = re.compile(r"(?<![\w'’-])(?!and\b)(?P<first>[A-Za-z][\w'’-]*
 _NAME_FROM_SERVICE = re.compile(
     r"(?<![\w'’-])(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]+from[ \t]+(?:the[ \t]+)?(?:pt|ot|slp|rt|sw|cm|pharm(?:acy)?|nutrition|dietary|case[ \t]+(?:management|mgmt)"
     r"|social[ \t]+work|wound[ \t]+care|palliative(?:[ \t]+care)?|hospice|chaplaincy|pastoral[ \t]+care|infection[ \t]+control"
-    r"|physical[ \t]+therapy|occupational[ \t]+therapy|speech|transport|admitting|registration|blood[ \t]+bank|lab)\b(?![/-])",
+    r"|physical[ \t]+therapy|occupational[ \t]+therapy|speech|transport|admitting|registration|blood[ \t]+bank|lab"
+    r"|float(?:[ \t]+(?:pool|team))?|resource(?:[ \t]+(?:pool|team))?|staffing|iv[ \t]+team|picc[ \t]+team|rapid[ \t]+response)\b(?![/-])",
     re.I,
 )
 #: "?RELISTOR PER LINDQVIST", "restarted per hollister": after "per", a listed name English hardly uses as a word is
@@ -317,6 +331,11 @@ _HEADING_WORDS = 5
 def _caps_heading(text: str, line_start: int) -> bool:
     end = text.find("\n", line_start)
     return caps_line_at(text, line_start) and len(text[line_start : end if end >= 0 else len(text)].split()) <= _HEADING_WORDS
+
+
+def _past_tense(word: str) -> bool:
+    """A lower-case word that reads as a verb's past tense ("came", "changed"; not "bed" or "red")."""
+    return word in _PAST_VERBS or (word.endswith("ed") and len(word) > 4 and word not in _ED_NOT_PAST)
 
 
 def _is_credential(tok: Token) -> bool:
@@ -384,8 +403,8 @@ class NameRecognizer(RuleRecognizer):
         if low in _SIGNOFF_WORDS and mode not in _TITLE_MODES:
             return False  # "-OK" closing a message
         is_name = self._listed(tok, listed) or all(lex.is_name(p) for p in self._parts(tok))
-        if not is_name and _SPECIALIST.search(low):
-            return False  # "Consultant Urologist", "Ordering Clinician"
+        if not is_name and (_SPECIALIST.search(low) or _DOCTOR_ROLE_WORD.fullmatch(tok.text)):
+            return False  # "Consultant Urologist", "Ordering Clinician", "HEME ONC ATTG DR BAKER"
         if low in FUNCTION_WORDS or low in _DOCTOR_TITLE_SET or low in _PATIENT_TITLE_SET:
             return False
         if low in _RELATION_SET and not (mode == "title" and is_name):
@@ -452,7 +471,7 @@ class NameRecognizer(RuleRecognizer):
             # name that is also a word ("SON PRESENT" is no name: "present" is listed as a surname only)
             # "PARTNER JOJO IN AT 1900": after a relation, a listed name English seldom uses names the person
             return header_caps or not lex.is_common_word(low) or (mode == "relation" and (lex.is_first(low) or not lex.is_everyday(low)))
-        return mode in _STRONG_CUE_MODES and not lex.is_common_word(low) and not _INFLECTED.search(low)
+        return mode in _STRONG_CUE_MODES and not lex.is_common_word(low) and not _INFLECTED.search(low) and not self._form_of_word(low)
 
     def _verb_reading(self, tokens: Sequence[Token], k: int) -> bool:
         """A given name that is also a verb, followed by a particle, is the verb ("rose to leave")."""
@@ -497,12 +516,22 @@ class NameRecognizer(RuleRecognizer):
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         if nxt and (nxt.lower in _RELATION_SET or (_DOCTOR_ROLE_WORD.fullmatch(nxt.text) and not _is_credential(nxt))):
             return None  # "updated by foster parent", "by charge nurse": a word that qualifies a role
+        if (
+            nxt
+            and self._gap(text, tokens[i], nxt) == " "
+            and self.lexicon.is_everyday(tokens[i].lower)
+            and not _is_credential(nxt)
+            and (self.lexicon.is_clinical(nxt.lower) or nxt.text.upper() in CLINICAL_ACRONYMS)
+            and not _PERSON_VERB_AFTER.match(text, tokens[i].end)
+        ):
+            return None  # "EDD CONFIRMED BY EARLY US": an everyday word before a clinical one qualifies it
         surname = i + 1 < len(tokens) and self._gap(text, tokens[i], tokens[i + 1]) == " " and self._surname_at(tokens, i + 1, listed)
-        if tokens[i].lower in _MODALS and not surname:
-            return None
+        if tokens[i].lower in _MODALS and not surname and not self._modal_named(tokens, i):
+            return None  # "RN WILL CHECK"; but "RT WILL AT BEDSIDE", "rt may came by": no verb follows the modal
         if tokens[i].lower in _VERB_NAMES and not surname and nxt and tokens[i].end == nxt.start - 1:
-            # "PHARMACIST BILL CALLED", "pharmacist rose verified vanc dose": what a person does follows the name
-            acts = _PERSON_VERB_AFTER.match(text, tokens[i].end) or nxt.lower in _STAFF_CHECKS
+            # "PHARMACIST BILL CALLED", "pharmacist rose verified vanc dose", "rt bill changed circuit": what a
+            # person does, or did, follows the name
+            acts = _PERSON_VERB_AFTER.match(text, tokens[i].end) or nxt.lower in _STAFF_CHECKS or _past_tense(nxt.lower)
             if nxt.lower not in FUNCTION_WORDS and not _is_credential(nxt) and not acts:
                 return None  # "TECH MARK SITE": a verb with its object
         return (i, i + 1) if surname else (i, i)
@@ -519,8 +548,16 @@ class NameRecognizer(RuleRecognizer):
         if k + 1 >= len(tokens) or tokens[k].lower not in _MODALS or not self.lexicon.is_first(tokens[k].lower):
             return False
         verb = tokens[k + 1].lower
-        # "son will in this eve", "DTR MAY HERE": no verb can follow, so the modal is the name
-        return verb in _PAST_VERBS or verb in _NO_VERB_AFTER_MODAL or (verb.endswith("ed") and len(verb) > 4 and verb not in _ED_NOT_PAST)
+        # "son will in this eve", "DTR MAY HERE": no verb can follow, so the modal is the name; "stepdad will will
+        # come": the modal written twice, the first is the name; "chaplain may to visit", "rn will takes over": no
+        # modal stands before "to" or a verb in -s
+        return (
+            verb == tokens[k].lower
+            or verb in _NO_VERB_AFTER_MODAL
+            or _past_tense(verb)
+            or verb == "to"
+            or (verb.endswith("s") and verb in _PERSON_VERBS)
+        )
 
     def _caseless_name_before(self, text: str, tokens: Sequence[Token], k: int) -> bool:
         """Before the relation word at ``k``, typed where case says nothing, a listed given name that is no word."""
@@ -836,6 +873,13 @@ class NameRecognizer(RuleRecognizer):
             forward(m.end(), Category.PATIENT, "header", 0.9, "patient_header", inverted=True)
         for m in _NAMING.finditer(text):
             forward(m.end(), Category.PATIENT, "relation", 0.85, "naming")
+        for m in _NAME_THEN_RELATION.finditer(text):
+            k = self._token_index_at(tokens, m.start("name"))
+            tok = tokens[k] if k < len(tokens) else None
+            if tok is None or tok.start != m.start("name") or m.group("rel").lower() not in _RELATION_SET:
+                continue
+            if tok.caseless and (self.lexicon.is_first(tok.lower) or self.lexicon.is_last(tok.lower)) and not self._is_word(tok.text):
+                out.append(NameCandidate(tok.start, tok.end, Category.PATIENT, 0.8, "relation_after"))
         for m in _PATIENT_INLINE.finditer(text):
             forward(m.end(), Category.PATIENT, "inline", 0.75, "patient_inline", inverted=True)
         long_term_care = bool(_LONG_TERM_CARE.search(text))
@@ -934,7 +978,9 @@ class NameRecognizer(RuleRecognizer):
         for m in itertools.chain(_NAME_BEFORE_ROLE.finditer(text), _NAME_ROLE_ACTING.finditer(text), _NAME_FROM_SERVICE.finditer(text)):
             # "per tomas rt", "per norma eeg tech", "per marguerite charge rn": a given name, then the role
             k = self._token_index_at(tokens, m.start("name"))
-            if k < len(tokens) and tokens[k].start == m.start("name") and tokens[k].lower not in _MODALS and self._word_given_name(tokens[k]):
+            # a modal is the name only where no verb follows it ("may from the float pool")
+            modal_ok = tokens[k].lower not in _MODALS or self._modal_named(tokens, k) if k < len(tokens) else False
+            if k < len(tokens) and tokens[k].start == m.start("name") and modal_ok and self._word_given_name(tokens[k]):
                 out.append(NameCandidate(m.start("name"), m.end("name"), Category.DOCTOR, 0.85, "name_before_role"))
         if tokens and tokens[0].note_lower:
             # "barbara j. parrilli bsn/rn", "report given to kathy rn": a credential typed in lower case
@@ -984,7 +1030,16 @@ class NameRecognizer(RuleRecognizer):
         """An ordinary, stop, clinical, function word or a modal: no part of a name without a cue."""
         lex = self.lexicon
         low = word.lower()
-        return lex.is_common_word(low, strict=strict) or lex.is_stop(low) or lex.is_clinical(low) or low in FUNCTION_WORDS or low in _MODALS
+        if lex.is_common_word(low, strict=strict) or lex.is_stop(low) or lex.is_clinical(low) or low in FUNCTION_WORDS or low in _MODALS:
+            return True
+        return not strict and self._form_of_word(low)
+
+    def _form_of_word(self, low: str) -> bool:
+        """``interprets``: an unlisted rare form of a frequent word ("interpret") is a word, not a name."""
+        lex = self.lexicon
+        return not lex.is_name(low) and any(
+            low.endswith(end) and len(low) - len(end) >= 4 and lex.frequency(low[: -len(end)]) >= COMMON_WORD_FREQ for end in _INFLECTIONS
+        )
 
     def _is_initials(self, word: str) -> bool:
         """``tk``, ``JM``: two or three letters of one case that are no abbreviation, credential or
@@ -1200,10 +1255,12 @@ class NameRecognizer(RuleRecognizer):
         if j - i > 3:
             return None
         run = tokens[i : j + 1]
-        if len(run) == 1 and run[0].caseless and not self._listed(run[0], set()) and _INFLECTED.search(run[0].lower):
-            return None  # "CALLED X2 OVERNIGHT, REASSURED, NEIGHBOR CHECKING": a verb before the relation
+        if len(run) == 1 and run[0].caseless and not self._listed(run[0], set()) and (_INFLECTED.search(run[0].lower) or self._form_of_word(run[0].lower)):
+            return None  # "CALLED X2 OVERNIGHT, REASSURED, NEIGHBOR CHECKING", "IRYNA INTERPRETS, DTR PHONE": a verb before the relation
         if any(t.lower in FUNCTION_WORDS or t.lower in _RELATION_SET or t.text in _CREDENTIAL_SET for t in run):
             return None
+        if i > 0 and tokens[i - 1].lower in _DETERMINERS and run[0].caseless:
+            return None  # "ASKED FOR HER ROSARY, SON BROUGHT IT": after "her" or "the", a thing
         if run[0].shape == "initial" or self.lexicon.is_stop(run[-1].lower) and not self.lexicon.is_name(run[-1].lower):
             return None
         end = self._span(text, tokens, (i, j), Category.PATIENT, 0.0, "").end
@@ -1276,8 +1333,10 @@ class NameRecognizer(RuleRecognizer):
             a, b = tokens[k], tokens[k + 1]
             if a.start in covered or b.start in covered:
                 continue
-            if self._gap(text, a, b) != ", " or a.shape not in ("title", "upper") or b.shape != a.shape:
+            if self._gap(text, a, b) != ", " or b.shape != a.shape:
                 continue
+            if a.shape not in ("title", "upper") and not (a.shape == "lower" and a.caseless):
+                continue  # "admit: wojcik, dorota, f": in a note typed in lower case, surname and given name the same
             if lex.is_last(a.lower) and lex.is_first(b.lower) and lex.is_strong_name(a.lower) and lex.is_strong_name(b.lower):
                 out.append(NameCandidate(a.start, b.end, Category.PATIENT, 0.6, "inverted"))
         return out
