@@ -172,7 +172,7 @@ class Propagator:
     def _occurrence_ok(self, text: str, start: int, end: int, variant: Variant) -> bool:
         surface = text[start:end]
         lex = self.lexicon
-        if (start and text[start - 1] == "-" and start > 1 and text[start - 2].isalnum()) or (text[end : end + 1] == "-" and text[end + 1 : end + 2].isalnum()):
+        if (start > 1 and text[start - 1] == "-" and text[start - 2].isalnum()) or (text[end : end + 1] == "-" and text[end + 1 : end + 2].isalnum()):
             return False  # "ray" never reaches "x-ray", nor "may" "may-thurner": a word joined by a hyphen is part of another
         titled = bool(_TITLE_BEFORE.search(text[max(0, start - 8) : start]))
         if variant.single and not titled:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.gazetteer import GazetteerResources, default_resources
-from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, VERY_COMMON_WORD_FREQ, rule_list, us_cities
+from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, VERY_COMMON_WORD_FREQ, Lexicon, rule_list, us_cities
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FUNCTION_WORDS, TITLE_BEFORE_NAME
 from deid_core.recognizers.rules.tokens import caps_line_at
 from deid_core.spans import Category, Span
@@ -101,15 +101,17 @@ _LOWER_SAINT = re.compile(
     r"(?:[ \t]+(?:hospital|medical[ \t]+center|urgent[ \t]+care|er|clinic|health(?:[ \t]+center)?))?(?![\w-])"
 )
 #: "at Fairhaven General", "to Mass General": a hospital called by its place and "General" alone
+#: what follows "general" when it is a specialty or a hospital's type word, not a hospital's name ending
+_GENERAL_SERVICE_AFTER = r"surgery|medicine|anesthesia|practice|pediatrics|hospital|medical|health"
 _PLACE_GENERAL = re.compile(
     r"\b(?:at|to|from|in|via)[ \t]+(?P<name>(?:[A-Z][a-z]+[ \t]+){1,2}General)\b"
-    r"(?![ \t]+(?:[A-Z]|surgery|medicine|anesthesia|practice|pediatrics|hospital|medical|health))"
+    r"(?![ \t]+(?:[A-Z]|" + _GENERAL_SERVICE_AFTER + r"))"
 )
 _NOT_A_HOSPITAL_GENERAL = frozenset({"Attorney", "Surgeon", "Consul", "Secretary"})
 #: "FROM BRIDGEWATER GENERAL W/ NSTEMI": the same in a line typed in capitals, where the word after says nothing by case
 _CAPS_PLACE_GENERAL = re.compile(
     r"\b(?:AT|TO|FROM|IN|VIA)[ \t]+(?P<name>(?:[A-Z][A-Z'’]{2,}[ \t]+){1,2}GENERAL)\b"
-    r"(?![ \t]+(?i:surgery|medicine|anesthesia|practice|pediatrics|hospital|medical|health|surgeon|appearance|condition|care|floor|ward))"
+    r"(?![ \t]+(?i:" + _GENERAL_SERVICE_AFTER + r"|surgeon|appearance|condition|care|floor|ward))"
 )
 #: "came in from athol er", "SENT FROM FRAMINGHAM ED": a town's emergency room is its hospital
 _TOWN_ER = re.compile(
@@ -217,6 +219,11 @@ def _facility_matches(text: str):
 
 #: words that join a clause, never the words of a facility's name before its type word
 #: a word that ends a sentence when a full stop follows it: three letters or more, or a count ("X1.")
+def _plain_word(lex: Lexicon, word: str) -> bool:
+    """A function, stop or clinical word, or a clinical short form: never a facility's own name."""
+    return word in FUNCTION_WORDS or lex.is_stop(word) or lex.is_clinical(word) or word.upper() in CLINICAL_ACRONYMS
+
+
 def _name_like_second(word: str) -> bool:
     """After a frequent first word, a second that is no adjective ("cape ann", "cape harbor"; not "small rural")."""
     return not _ADJECTIVE_END.search(word)
@@ -372,7 +379,7 @@ class FacilityRecognizer(RuleRecognizer):
                 out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/general"))
         for m in _TOWN_ER.finditer(text):
             word = m.group("name").lower()
-            if not (word in FUNCTION_WORDS or lex.is_stop(word) or lex.is_clinical(word) or word.upper() in CLINICAL_ACRONYMS or lex.is_common_word(word, strict=True)):
+            if not (_plain_word(lex, word) or lex.is_common_word(word, strict=True)):
                 out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/town_er"))
         for m in _OUR_LADY.finditer(text):
             out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.75, "facility/our_lady"))
@@ -428,9 +435,9 @@ class FacilityRecognizer(RuleRecognizer):
         for m in _DESTINATION.finditer(text):
             word = m.group("word")
             low = word.lower()
-            if lex.frequency(low) >= COMMON_WORD_FREQ or lex.is_clinical(low) or lex.is_stop(low) or low in FUNCTION_WORDS:
+            if lex.frequency(low) >= COMMON_WORD_FREQ or _plain_word(lex, low):
                 continue
-            if low.upper() in CLINICAL_ACRONYMS or low in _GENERIC_FACILITY_WORDS or low in _NOT_LOWER_HEADS or _SERVICE_ENDING.search(low):
+            if low in _GENERIC_FACILITY_WORDS or low in _NOT_LOWER_HEADS or _SERVICE_ENDING.search(low):
                 continue  # "referred to neuroradiology", "transferred to neurotrauma icu": a service or a unit
             out.append(Span(m.start("word"), m.end("word"), Category.HOSPITAL, 0.7, "facility/destination"))
         return out
@@ -461,10 +468,7 @@ class FacilityRecognizer(RuleRecognizer):
         out = []
         for m in itertools.chain(_OSH_BRACKET.finditer(text), _TYPE_DASH_NAME.finditer(text)):
             words = [w.lower() for w in re.findall(r"[^\W\d_][\w&'’-]*", m.group("name"))]
-            if not words or all(
-                w in _GENERIC_FACILITY_WORDS or lex.is_clinical(w) or lex.is_stop(w) or w in FUNCTION_WORDS or w.upper() in CLINICAL_ACRONYMS
-                for w in words
-            ):
+            if not words or all(w in _GENERIC_FACILITY_WORDS or _plain_word(lex, w) for w in words):
                 continue
             out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.75, "facility/named_after_type"))
         return out

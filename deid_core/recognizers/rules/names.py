@@ -878,7 +878,7 @@ class NameRecognizer(RuleRecognizer):
             tok = tokens[k] if k < len(tokens) else None
             if tok is None or tok.start != m.start("name") or m.group("rel").lower() not in _RELATION_SET:
                 continue
-            if tok.caseless and (self.lexicon.is_first(tok.lower) or self.lexicon.is_last(tok.lower)) and not self._is_word(tok.text):
+            if tok.caseless and self.lexicon.is_name(tok.lower) and not self._is_word(tok.text):
                 out.append(NameCandidate(tok.start, tok.end, Category.PATIENT, 0.8, "relation_after"))
         for m in _PATIENT_INLINE.finditer(text):
             forward(m.end(), Category.PATIENT, "inline", 0.75, "patient_inline", inverted=True)
@@ -978,9 +978,11 @@ class NameRecognizer(RuleRecognizer):
         for m in itertools.chain(_NAME_BEFORE_ROLE.finditer(text), _NAME_ROLE_ACTING.finditer(text), _NAME_FROM_SERVICE.finditer(text)):
             # "per tomas rt", "per norma eeg tech", "per marguerite charge rn": a given name, then the role
             k = self._token_index_at(tokens, m.start("name"))
-            # a modal is the name only where no verb follows it ("may from the float pool")
-            modal_ok = tokens[k].lower not in _MODALS or self._modal_named(tokens, k) if k < len(tokens) else False
-            if k < len(tokens) and tokens[k].start == m.start("name") and modal_ok and self._word_given_name(tokens[k]):
+            if k >= len(tokens) or tokens[k].start != m.start("name"):
+                continue
+            if tokens[k].lower in _MODALS and not self._modal_named(tokens, k):
+                continue  # a modal is the name only where no verb follows it ("may from the float pool")
+            if self._word_given_name(tokens[k]):
                 out.append(NameCandidate(m.start("name"), m.end("name"), Category.DOCTOR, 0.85, "name_before_role"))
         if tokens and tokens[0].note_lower:
             # "barbara j. parrilli bsn/rn", "report given to kathy rn": a credential typed in lower case
