@@ -113,6 +113,10 @@ RANKS: frozenset[str] = frozenset(
 )
 
 
+#: An apostrophe prefix that makes a surname of the word after it (O'Neill, D'Souza).
+_SURNAME_PREFIXES = frozenset({"o'", "o’", "d'", "d’"})
+
+
 def alternation(words: Iterable[str]) -> str:
     """A regex alternation of ``words``, longest first, so "PA-C" is tried before "PA"."""
     return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
@@ -292,13 +296,18 @@ class Lexicon:
 
     def is_name(self, token: str) -> bool:
         t = token.lower()
-        return t in self.first_names or t in self.last_names
+        return t in self.first_names or self.is_last(t)
 
     def is_first(self, token: str) -> bool:
         return token.lower() in self.first_names
 
     def is_last(self, token: str) -> bool:
-        return token.lower() in self.last_names
+        t = token.lower()
+        return t in self.last_names or self._prefixed_surname(t)
+
+    def _prefixed_surname(self, t: str) -> bool:
+        """"o'neill", "d'souza": a listed surname that is no word after an apostrophe prefix ("o'clock" stays a word)."""
+        return t[:2] in _SURNAME_PREFIXES and t[2:] in self.last_names and not self.is_common_word(t[2:])
 
     def frequency(self, token: str) -> float:
         return self.word_freq.get(token.lower(), 0.0)
@@ -330,6 +339,8 @@ class Lexicon:
             return all(part in _COMPOUND_JOINERS or (len(part) > 3 and self.is_common_word(part, strict=True)) for part in t.split("-") if part)
         if t in self.stopwords or self.is_clinical(t):
             return True
+        if self._prefixed_surname(t):
+            return False  # wordfreq counts "o'neill" often, yet only a name is written so
         if self.is_name(t):
             return t in self.ambiguous or self.word_ratio(t) > WORD_FIRST_RATIO
         bar = VERY_COMMON_WORD_FREQ if strict else COMMON_WORD_FREQ

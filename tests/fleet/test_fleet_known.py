@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from pathlib import Path
 
 from sqlalchemy import Column, Integer, MetaData, String, Table, Text, create_engine, delete, func, select
@@ -45,7 +46,8 @@ def test_run_known_masks_a_lowercase_common_word_surname_only_the_record_names(t
     before = json.loads(plain.read_text())["text"]
     after = json.loads(with_known.read_text())["text"]
     assert "young, maria" in before  # the rules alone leave it
-    assert "young" not in after and "maria" not in after and "c/o cough" in after
+    # whole words: a surrogate drawn under a fresh key may contain the name ("mariah")
+    assert not re.search(r"\b(?:young|maria)\b", after) and "c/o cough" in after
 
 
 def test_run_known_gives_a_misspelled_surname_the_surrogate_of_the_records_spelling(tmp_path):

@@ -238,3 +238,13 @@ def test_where_a_patient_returns_or_was_seen_a_word_english_hardly_uses_is_the_f
     assert unit_finds("facility", "PT SEEN AT NORTHGATE LAST WEEK FOR SAME COMPLAINT.") == {"NORTHGATE": Category.HOSPITAL}
     assert unit_finds("facility", "plan to return to westmoreland when stable" + LOWER_TAIL) == {"westmoreland": Category.HOSPITAL}
     assert unit_finds("facility", "PT SEEN BY OKONKWO FROM RENAL, RETURNED TO BED.") == {}
+
+
+def test_a_lower_case_facility_may_begin_with_a_short_word_when_a_second_follows(detect):
+    assert detect("pt sent from oak hill urgent care w/ svt" + LOWER_TAIL) == {"oak hill urgent care": Category.HOSPITAL}
+    assert detect("plan transfer to icu hosp if worse" + LOWER_TAIL) == {}
+
+
+def test_a_function_word_right_before_a_type_word_ends_a_clause_not_a_name(detect):
+    assert detect("WANTS TO KNOW WHEN HE CAN DRIVE, WORKS AS SCHOOL BUS DRIVER.") == {}
+    assert detect("TRANSFERRED FROM OUR LADY OF THE LAKE HOSPITAL") == {"OUR LADY OF THE LAKE HOSPITAL": Category.HOSPITAL}

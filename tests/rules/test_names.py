@@ -181,6 +181,9 @@ def test_initials_alone_on_a_notes_last_line_sign_it(unit_finds):
     assert unit_finds("names", "plan: cont abx\n-ivf\n") == {}
     assert unit_finds("names", "plan: cont abx\n-no\n") == {}
     assert unit_finds("names", "-tk called, plan: cont abx\n") == {}
+    # dotted initials with a credential need no dash
+    assert unit_finds("names", "NO PRNS NEEDED THIS SHIFT.\nJ.C. RN\n") == {"J.C.": Category.DOCTOR}
+    assert unit_finds("names", "NO PRNS NEEDED THIS SHIFT.\nJ.C.\n") == {}
 
 
 def test_an_initial_a_dot_and_a_surname_after_a_dash_is_a_handle(unit_finds):
@@ -560,3 +563,29 @@ def test_wife_written_w_slash_f_is_a_relation_and_onc_a_role(detect):
     assert detect("CBC OK PER ONC OYELARAN, SAME DOSE.") == {"OYELARAN": Category.DOCTOR}
     assert detect("ONC AWARE, WILL ADJUST DOSE.") == {}
     assert detect("HEME ONC ATTG DR BAKER WANTS POST-TRANSFUSION CBC.") == {"BAKER": Category.DOCTOR}
+
+
+def test_a_title_and_a_given_name_vouch_for_a_surname_that_is_also_a_word(detect):
+    assert detect("TRANSFER ACCEPTED BY DR MARCUS BELL, CRITICAL CARE. PT RESTING.") == {"MARCUS BELL": Category.DOCTOR}
+    assert detect("d/w dr priya page re: k replacement" + LOWER_TAIL) == {"priya page": Category.DOCTOR}
+    # the given name itself may be a word: then the title vouches for one word only
+    assert detect("PER DR WILL BELL CALLED") == {"WILL": Category.DOCTOR}
+    assert detect("PER DR KENNEY OK TO TRANSFER. PT RESTING. SON AT BS.") == {"KENNEY": Category.DOCTOR}
+
+
+def test_an_irish_or_italian_prefixed_surname_in_lower_case_follows_the_given_name(detect):
+    assert detect("pt's wife brigid o'neill here 1100-1900" + LOWER_TAIL) == {"brigid o'neill": Category.PATIENT}
+    assert detect("extubated at 9 o'clock, tolerating 4l nc" + LOWER_TAIL) == {}
+
+
+def test_a_given_name_from_a_rehab_or_procedure_service_is_the_staff_member(detect):
+    assert detect("AMB 300 FT W/ DEB FROM CARDIAC REHAB, ROLLING WALKER.") == {"DEB": Category.DOCTOR}
+    assert detect("PT BACK FROM IR, SITE C/D/I. VSS. NO ISSUES.") == {}
+
+
+def test_any_quoted_word_after_a_naming_verb_is_what_the_person_is_called(detect):
+    assert detect('PT GOES BY "TANK", PREFERS MALE RN.') == {"TANK": Category.PATIENT}
+    assert detect('known as "big mike" on the unit' + LOWER_TAIL) == {"big mike": Category.PATIENT}
+    # asking or looking for a quoted thing names no one, nor does a weekday after a call
+    assert detect('asks for "water" often' + LOWER_TAIL) == {}
+    assert detect("CASE MGR TO CALL THEM MON. PT STATES HIS DAUGHTER WORKS THERE.") == {}

@@ -29,6 +29,10 @@ def test_switched_off_phones_are_not_detected(detect):
 def test_the_number_a_person_is_paged_at_is_a_phone_but_a_time_is_not(unit_finds):
     assert unit_finds("phone", "page ho at 5-2231 with any changes") == {"5-2231": Category.PHONE}
     assert unit_finds("phone", "paged ho at 0200 re: low uop") == {}
+    # four bare digits no clock reads, or a number in brackets after the page
+    assert unit_finds("phone", "CR 1.4 -> 1.6, PAGED HO @ 3318, NO NEW ORDERS.") == {"3318": Category.PHONE}
+    assert unit_finds("phone", "resident paged (3-4410) re: bp") == {"3-4410": Category.PHONE}
+    assert unit_finds("phone", "PAGED HO AT 2215, NO RETURN CALL") == {}
 
 
 def test_a_pager_with_its_owner_between_label_and_number_is_a_phone(unit_finds):

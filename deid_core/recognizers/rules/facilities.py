@@ -148,7 +148,7 @@ _LOWER_CARE_HOME = re.compile(
 )
 #: "at sandpiper dialysis", "from lakeside community hosp", "back to fairhaven rehab": a facility typed in lower case
 _LOWER_FACILITY = re.compile(
-    r"(?:\b(?:at|from|to|in|via|agency|by)|@)[ \t]*(?P<name>(?P<head>(?!(?:from|into|onto|with|over)\b)[a-z][a-z-]{3,})(?:[ \t]+(?P<second>[a-z][a-z-]{2,}))??"
+    r"(?:\b(?:at|from|to|in|via|agency|by)|@)[ \t]*(?P<name>(?P<head>(?!(?:from|into|onto|with|over)\b)[a-z][a-z-]{2,})(?:[ \t]+(?P<second>[a-z][a-z-]{2,}))??"
     r"(?:[ \t]+(?:community|memorial|regional|general|county|university))?"
     r"[ \t]+(?:(?:acute[ \t]+)?rehab(?:ilitation)?(?:[ \t]+(?:center|hosp(?:ital)?))?|dialysis(?:[ \t]+(?:center|unit))?|hosp(?:ital)?"
     r"|medical(?:[ \t]+(?:center|ctr))?|family[ \t]+practice|recovery(?:[ \t]+(?:center|clinic))?|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center|(?:and|&)[ \t]+rehab)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial|regional|hospice|f?qhc|chc))(?![\w-])"
@@ -307,6 +307,8 @@ class FacilityRecognizer(RuleRecognizer):
             remaining = [w.group(0).rstrip(".,").lower() for w in words[keep:]]
             if all(w in _GENERIC_FACILITY_WORDS or w in ("of", "the", "and", "&") for w in remaining):
                 continue
+            if remaining[-1] in FUNCTION_WORDS and remaining[-1] not in _JOINERS:
+                continue  # "WORKS AS SCHOOL BUS DRIVER": a function word right before the type word ends a clause, no name
             if caps_line_at(text, m.start()) and (
                 all(w in _JOINERS or (lex.is_common_word(w, strict=True) and not lex.is_name(w)) for w in remaining)
                 or (lex.is_clinical(type_words[-1]) and all(len(w) <= 3 for w in remaining))
@@ -410,6 +412,7 @@ class FacilityRecognizer(RuleRecognizer):
             head, second = m.group("head"), m.group("second")
             if not (
                 head in _NOT_LOWER_HEADS
+                or (len(head) < 4 and not second)  # "oak hill urgent care", but not "to icu hosp"
                 or (head in _GENERIC_FACILITY_WORDS and not (second and head in _DIRECTIONS))
                 or lex.is_stop(head)
                 or lex.is_clinical(head)

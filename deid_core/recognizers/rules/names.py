@@ -174,6 +174,9 @@ _SIGNOFF_BEFORE = re.compile(
     r"\b(?:thanks|thank[ \t]+you|thx|sincerely|regards|best|cheers|love|respectfully|cordially|take[ \t]+care)[ \t,!.]*\n[ \t]*[-–—~]*[ \t]*$",
     _I,
 )
+_QUOTED_NICKNAME = re.compile(r"[\"“'‘](?P<nick>[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,2})[\"”'’](?![\w])")
+_NAMED_AS = re.compile(r"call(?:s|ed)?[ \t]+(?:me|him|her|them)|goes|known|nicknamed|to[ \t]+be|prefers", _I)
+_WHEN_AFTER_CALL = re.compile(r"(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)(?:day)?\b|wednesday\b", _I)
 _SELF_INTRO = re.compile(r"\b(?:this[ \t]+is|my[ \t]+name[ \t]+is|i[ \t]+am|i['’]m)[ \t]+(?=[^\W\d_])", _I)
 #: typed user names of staff: "-mdubois", "jpark rn", "rn tkowalski:" (an initial and a surname, lowercase)
 _HANDLE = re.compile(
@@ -184,6 +187,8 @@ _HANDLE = re.compile(
 #: initials typed as a signature on the note's last line: "-tk", "-JM RN", "-DMK/RN"
 _INITIALS_SIGNATURE = re.compile(
     r"(?:^|\n|(?<=[ \t]))[ \t]*(?:[-–—~]{1,2}|/)[ \t]?(?P<init>[A-Za-z]{2,3}|(?:[A-Za-z]\.){2,3})(?:(?:,?[ \t]+|/)(?i:rn|md|np|lpn|rt|rrt|cna|pa))?\s*\Z"
+    # "J.C. RN" alone on the last line: dotted initials and a credential sign the note without a dash
+    r"|(?:^|\n)[ \t]*(?P<dotted>(?:[A-Za-z]\.){2,3})(?:,?[ \t]+|/)(?i:rn|md|np|lpn|rt|rrt|cna|pa)\s*\Z"
 )
 #: who hands a patient over or is reached: "report received from", "per", "paged"
 _HAND_OFF_BEFORE = re.compile(
@@ -297,12 +302,14 @@ _NAME_LIST = re.compile(
     r"[ \t]*[A-Za-z][\w'’-]*(?:[ \t]+[A-Za-z][\w'’-]*)?(?:[ \t]*(?:,|&|,?[ \t]+and)[ \t]*[A-Za-z][\w'’-]*(?:[ \t]+[A-Za-z][\w'’-]*)?)*[ \t]*", re.I
 )
 _BRACKET_ITEM = re.compile(r"(?<![\w'’-])(?!and\b)(?P<first>[A-Za-z][\w'’-]*)(?:[ \t]+(?!and\b)(?P<second>[A-Za-z][\w'’-]*))?", re.I)
-#: "joy from pt is coming back", "CALLED BY DEB FROM CASE MGMT": a given name, then the service the person is from
+#: "joy from pt is coming back", "CALLED BY DEB FROM CASE MGMT", "W/ DEB FROM CARDIAC REHAB": a given name, then the
+#: service the person is from
 _NAME_FROM_SERVICE = re.compile(
     r"(?<![\w'’-])(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]+from[ \t]+(?:the[ \t]+)?(?:pt|ot|slp|rt|sw|cm|pharm(?:acy)?|nutrition|dietary|case[ \t]+(?:management|mgmt)"
     r"|social[ \t]+work|wound[ \t]+care|palliative(?:[ \t]+care)?|hospice|chaplaincy|pastoral[ \t]+care|infection[ \t]+control"
     r"|physical[ \t]+therapy|occupational[ \t]+therapy|speech|transport|admitting|registration|blood[ \t]+bank|lab"
-    r"|float(?:[ \t]+(?:pool|team))?|resource(?:[ \t]+(?:pool|team))?|staffing|iv[ \t]+team|picc[ \t]+team|rapid[ \t]+response)\b(?![/-])",
+    r"|float(?:[ \t]+(?:pool|team))?|resource(?:[ \t]+(?:pool|team))?|staffing|iv[ \t]+team|picc[ \t]+team|rapid[ \t]+response"
+    r"|(?:(?:cardiac|pulm(?:onary)?)[ \t]+)?rehab|dialysis|anesthesia|cath[ \t]+lab|ir|radiology|vascular[ \t]+access)\b(?![/-])",
     re.I,
 )
 #: "?RELISTOR PER LINDQVIST", "restarted per hollister": after "per", a listed name English hardly uses as a word is
@@ -470,8 +477,14 @@ class NameRecognizer(RuleRecognizer):
             # "husband frank at bedside", "son rich called": right after a relation word, a listed given
             # name that is also a word ("SON PRESENT" is no name: "present" is listed as a surname only)
             # "PARTNER JOJO IN AT 1900": after a relation, a listed name English seldom uses names the person
+            if mode == "surname":
+                return lex.is_last(low)
             return header_caps or not lex.is_common_word(low) or (mode == "relation" and (lex.is_first(low) or not lex.is_everyday(low)))
         return mode in _STRONG_CUE_MODES and not lex.is_common_word(low) and not _INFLECTED.search(low) and not self._form_of_word(low)
+
+    def _plain_given_name(self, tok: Token) -> bool:
+        """A listed given name that English does not use as a word (Marcus, not Will)."""
+        return tok.text.isalpha() and self.lexicon.is_first(tok.lower) and not self.lexicon.is_common_word(tok.lower)
 
     def _verb_reading(self, tokens: Sequence[Token], k: int) -> bool:
         """A given name that is also a verb, followed by a particle, is the verb ("rose to leave")."""
@@ -647,8 +660,10 @@ class NameRecognizer(RuleRecognizer):
                 tok_mode = "lower_rest" if mode == "signoff" else "lower_rest_strict" if mode in ("inline", "relation") else mode
             if count and tok.caseless and tok_mode not in _STRONG_CUE_MODES:
                 tok_mode = "continued"  # "per dr kenney ok to transfer": the title vouches for one word only
-            if not self.acceptable(tok, tok_mode, listed):
-                break
+                if count == 1 and mode in _TITLE_MODES and self._gap(text, tokens[j - 1], tok) == " " and self._plain_given_name(tokens[j - 1]):
+                    tok_mode = "surname"  # "DR MARCUS BELL": a title and a given name that is no word vouch for a surname
+            if not self.acceptable(tok, tok_mode, listed) or (count and tok.lower in _SIGNOFF_WORDS):
+                break  # "per dr kenney ok to transfer": after a name, "ok" is the nurse's word
             last = j
             count += 1
             j += 1
@@ -872,6 +887,13 @@ class NameRecognizer(RuleRecognizer):
         for m in _PATIENT_HEADER.finditer(text):
             forward(m.end(), Category.PATIENT, "header", 0.9, "patient_header", inverted=True)
         for m in _NAMING.finditer(text):
+            if _WHEN_AFTER_CALL.match(text, m.end()):
+                continue  # "CASE MGR TO CALL THEM MON": when the call is made, not what anyone is called
+            quoted = _QUOTED_NICKNAME.match(text, m.end())
+            if quoted and _NAMED_AS.match(m.group(0)):
+                # 'GOES BY "TANK"', 'known as "big mike"': in quotes after a naming verb, any word is what the person is called
+                out.append(NameCandidate(quoted.start("nick"), quoted.end("nick"), Category.PATIENT, 0.85, "naming"))
+                continue
             forward(m.end(), Category.PATIENT, "relation", 0.85, "naming")
         for m in _NAME_THEN_RELATION.finditer(text):
             k = self._token_index_at(tokens, m.start("name"))
@@ -926,8 +948,9 @@ class NameRecognizer(RuleRecognizer):
             if self._is_handle(m.group(group)):
                 out.append(NameCandidate(m.start(group), m.end(group), Category.DOCTOR, 0.8, "handle"))
         m = _INITIALS_SIGNATURE.search(text)
-        if m and self._signs_note(m.group("init")):
-            out.append(NameCandidate(m.start("init"), m.end("init"), Category.DOCTOR, 0.75, "initials_signature"))
+        group = m and ("init" if m.group("init") else "dotted")
+        if m and self._signs_note(m.group(group)):
+            out.append(NameCandidate(m.start(group), m.end(group), Category.DOCTOR, 0.75, "initials_signature"))
         for m in _SELF_INTRO.finditer(text):
             forward(m.end(), Category.PATIENT, "signoff", 0.7, "self_intro")
         for c in list(out):

@@ -85,16 +85,17 @@ _PHONE_RULES: tuple[PatternRule, ...] = (
         score=0.85,
         group="v",
     ),
-    # "page ho at 5-2231", "paged dr. lee at 4-1187", "PAGED @ 4-6718": the number a person is paged at; only dashed
-    # forms, since "paged ho at 0200" gives a time
+    # "page ho at 5-2231", "paged dr. lee at 4-1187", "PAGED @ 4-6718", "paged (3-4410)", "PAGED HO @ 3318": the
+    # number a person is paged at; four bare digits only where no clock reads them, since "paged ho at 0200" gives a time
     PatternRule(
         "pager_addressed",
         Category.PHONE,
         re.compile(
-            r"\b(?:page|paged|paging|beep|beeped|bleep|bleeped)[ \t]+(?:[A-Za-z][\w.'-]*[ \t]+){0,3}(?:at|@)[ \t]*"
-            r"(?P<v>\d{1,2}-\d{4}|\d{3}-\d{4})(?![\w/-]|\.\d)",
+            r"\b(?:page|paged|paging|beep|beeped|bleep|bleeped)(?:[ \t]+(?:[A-Za-z][\w.'-]*[ \t]+){0,3}(?:at|@)|[ \t]*\()[ \t]*"
+            r"(?P<v>\d{1,2}-\d{4}|\d{3}-\d{4}|\d{4,5})(?![\w/-]|\.\d)",
             _I,
         ),
+        accept=lambda text, m: not _clock_time(m.group("v")),
         score=0.8,
         group="v",
     ),
@@ -111,6 +112,11 @@ _PHONE_RULES: tuple[PatternRule, ...] = (
         group="v",
     ),
 )
+
+
+def _clock_time(value: str) -> bool:
+    """Four digits a 24-hour clock could read ("0200", "2359")."""
+    return len(value) == 4 and value.isdigit() and int(value[:2]) <= 24 and int(value[2:]) <= 59
 
 
 def _bare_phone_ok(text: str, m: re.Match[str]) -> bool:
