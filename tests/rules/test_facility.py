@@ -248,3 +248,9 @@ def test_a_lower_case_facility_may_begin_with_a_short_word_when_a_second_follows
 def test_a_function_word_right_before_a_type_word_ends_a_clause_not_a_name(detect):
     assert detect("WANTS TO KNOW WHEN HE CAN DRIVE, WORKS AS SCHOOL BUS DRIVER.") == {}
     assert detect("TRANSFERRED FROM OUR LADY OF THE LAKE HOSPITAL") == {"OUR LADY OF THE LAKE HOSPITAL": Category.HOSPITAL}
+
+
+def test_a_care_home_in_a_line_of_capitals_with_its_type_after_a_place_preposition(detect):
+    assert detect("RETURNING TO WILLOW CREST ALF IN AM. VSS.") == {"WILLOW CREST ALF": Category.HOSPITAL}
+    assert detect("DISPO: BACK TO SNF VS ALF. CM AWARE.") == {}
+    assert detect("pt from golden meadows snf, dnr/dni" + LOWER_TAIL) == {"golden meadows snf": Category.HOSPITAL}

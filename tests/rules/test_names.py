@@ -589,3 +589,18 @@ def test_any_quoted_word_after_a_naming_verb_is_what_the_person_is_called(detect
     # asking or looking for a quoted thing names no one, nor does a weekday after a call
     assert detect('asks for "water" often' + LOWER_TAIL) == {}
     assert detect("CASE MGR TO CALL THEM MON. PT STATES HIS DAUGHTER WORKS THERE.") == {}
+
+
+def test_a_past_tense_after_a_relation_is_what_the_person_did(detect):
+    assert detect("pt's wife rode with him in the ambulance, updated on plan" + LOWER_TAIL) == {}
+    assert detect("SON RAN TO GET THE CAR. DAUGHTER ANA AT BS.") == {"ANA": Category.PATIENT}
+
+
+def test_an_eponym_after_pt_in_a_lower_case_note_is_no_name(detect):
+    assert detect("bicarb 8. pt kussmaul breathing on arrival, rr 30s" + LOWER_TAIL) == {}
+    # a surname that is also an eponym still follows a given name
+    assert detect("wound care rn tamsin kell in for dsg, pt on ra, walked hall x2" + LOWER_TAIL) == {"tamsin kell": Category.DOCTOR}
+
+
+def test_a_word_ending_like_a_verb_before_a_date_of_birth_is_no_name(detect):
+    assert detect("ID BAND RECHECKED, DOB 8/30/71 VERIFIED W/ PT BEFORE BLOOD.") == {"8/30/71": Category.DATE}

@@ -61,3 +61,7 @@ def test_a_pager_paged_at_an_at_sign_is_a_phone_but_an_hour_is_not(unit_finds):
 def test_a_phone_number_wrapped_after_its_area_code_is_one_number(unit_finds):
     text = "ASKED THAT NURSES CALL HER AT 617\n555-0148 AFTER 0700 FOR UPDATES."
     assert unit_finds("phone", text)["617\n555-0148"] is Category.PHONE
+
+
+def test_a_local_number_keeps_its_extension(unit_finds):
+    assert unit_finds("phone", "report called to rn at 555-0160 ext 212. belongings sent") == {"555-0160 ext 212": Category.PHONE}

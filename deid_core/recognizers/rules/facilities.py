@@ -143,8 +143,10 @@ _CHAIN_ON = re.compile(
     r"(?:(?:Route|Rte\.?|Highway|Hwy\.?)[ \t]*\d{1,4}[A-Z]?"
     r"|(?:[A-Z][a-z'’]+[ \t]+){1,2}(?:Ave|Avenue|St|Street|Rd|Road|Blvd|Boulevard|Ln|Lane|Pkwy|Parkway|Dr|Drive|Pike|Way)\b\.?(?![ \t]+[A-Z]))"
 )
-_LOWER_CARE_HOME = re.compile(
-    r"(?<![\w-])(?P<name>(?:[a-z]{3,}[ \t]+)??[a-z]{4,})[ \t]+(?:assisted[ \t]+living|nursing[ \t]+home|senior[ \t]+living|rehab[ \t]+center|care[ \t]+cent(?:er|re)|visiting[ \t]+nurses?|manor|ltach?)\b(?:[ \t]+(?:nh|snf)\b)?"
+#: "brookside commons nh" typed in lower case, "GOLDEN MEADOWS SNF" in a line of capitals
+_CARE_HOME = re.compile(
+    r"(?<![\w-])(?P<name>(?:[a-z]{3,}[ \t]+)??[a-z]{4,})[ \t]+(?:assisted[ \t]+living|nursing[ \t]+home|senior[ \t]+living|rehab[ \t]+center|care[ \t]+cent(?:er|re)|visiting[ \t]+nurses?|manor|ltach?|snf|alf)\b(?:[ \t]+(?:nh|snf)\b)?",
+    re.I,
 )
 #: "at sandpiper dialysis", "from lakeside community hosp", "back to fairhaven rehab": a facility typed in lower case
 _LOWER_FACILITY = re.compile(
@@ -176,7 +178,7 @@ _TYPE_DASH_NAME = re.compile(
     re.I,
 )
 _NAME_BEFORE_BRACKET = re.compile(r"(?<![\w'’-])(?P<name>(?:[A-Za-z][\w'’-]*[ \t]+){0,3}[A-Za-z][\w'’-]*)[ \t]*$")
-_PLACE_PREPOSITION_BEFORE = re.compile(r"\b(?:from|at|to|in)[ \t]+$")
+_PLACE_PREPOSITION_BEFORE = re.compile(r"\b(?:from|at|to|in)[ \t]+$", re.I)
 _FAC_OF = re.compile(
     r"(?<![\w])(?P<type>(?:Hospital|Medical[ \t]+Center|Clinic|Infirmary|University|Health[ \t]+System))[ \t]+of[ \t]+(?:the[ \t]+)?"
     r"(?P<rest>(?:[A-Z][\w'’.-]*[ \t]*(?:of[ \t]+)?){1,5})"
@@ -394,8 +396,10 @@ class FacilityRecognizer(RuleRecognizer):
                 continue
             if m.group("type") or m.group("name").lower().endswith(("'s", "’s")):
                 out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/saint"))
-        for m in _LOWER_CARE_HOME.finditer(text):
-            words = m.group("name").split()
+        for m in _CARE_HOME.finditer(text):
+            if not (m.group(0).islower() or (m.group(0).isupper() and caps_line_at(text, m.start()))):
+                continue  # title case is the typed rule's
+            words = m.group("name").lower().split()
             start = m.start()
             # "from willow crest assisted living": two words after a place preposition name a home, whatever words
             # they are, unless one is a function, clinical or service word ("prefers meadowbrook ltac", "in from sunnyvale")

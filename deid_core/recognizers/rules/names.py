@@ -409,6 +409,8 @@ class NameRecognizer(RuleRecognizer):
             return False  # "pt ok'd", "d/c'd": a verb written short
         if low in _SIGNOFF_WORDS and mode not in _TITLE_MODES:
             return False  # "-OK" closing a message
+        if low in _PAST_VERBS and mode not in _TITLE_MODES and not lex.is_first(low):
+            return False  # "pt's wife rode with him": a past tense is what the person did
         is_name = self._listed(tok, listed) or all(lex.is_name(p) for p in self._parts(tok))
         if not is_name and (_SPECIALIST.search(low) or _DOCTOR_ROLE_WORD.fullmatch(tok.text)):
             return False  # "Consultant Urologist", "Ordering Clinician", "HEME ONC ATTG DR BAKER"
@@ -471,8 +473,9 @@ class NameRecognizer(RuleRecognizer):
             return False
         if low in _MODALS or lex.is_clinical(low) or (DRUG_SUFFIX.search(low) and not month_name):
             return False  # "-pril" makes a drug of "lisinopril", not of "daughter april"
-        if mode == "inline" and lex.is_everyday(low):
-            return False  # "PT PLEASANT", "pt pleasant": after "pt", an everyday word describes the patient
+        if mode == "inline" and (lex.is_everyday(low) or lex.is_eponym(low)):
+            # "PT PLEASANT", "pt kussmaul breathing": after "pt", an everyday word or an eponym describes the patient
+            return False
         if is_name:
             # "husband frank at bedside", "son rich called": right after a relation word, a listed given
             # name that is also a word ("SON PRESENT" is no name: "present" is listed as a surname only)
@@ -1124,7 +1127,8 @@ class NameRecognizer(RuleRecognizer):
             words = list(re.finditer(r"\S+", m.group("name")))
             while words and not (lex.is_name(words[0].group(0)) and plain(words[0].group(0).lower())):
                 words.pop(0)  # "BEFORE PRBC: SUMMER ALBRIGHT, DOB": the name starts at its first listed word
-            if len(words) >= 2 and all(lex.is_name(w.group(0)) or not self._is_word(w.group(0)) for w in words):
+            # "ID BAND RECHECKED, DOB": a word ending like a verb's past or an adjective is no unlisted name
+            if len(words) >= 2 and all(lex.is_name(w.group(0)) or not (self._is_word(w.group(0)) or _INFLECTED.search(w.group(0).lower())) for w in words):
                 out.append(NameCandidate(m.start("name") + words[0].start(), m.end("name"), Category.PATIENT, 0.85, "name_dob"))
         return out
 

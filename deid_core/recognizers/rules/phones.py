@@ -191,11 +191,12 @@ _PHONE_RULES = _PHONE_RULES + (
         score=0.8,
         accept=_not_id_labelled,
     ),
-    # "son called again 555-0152", "PH (555)-0118": a local number without its area code, after a phone word
+    # "son called again 555-0152", "PH (555)-0118", "at 555-0160 ext 212": a local number without its area code,
+    # after a phone word
     PatternRule(
         "local_seven",
         Category.PHONE,
-        re.compile(r"(?<![\w./:(-])(?<!\) )(?<![\d)][ \t])(?:\([2-9]\d{2}\)[ \t-]?|[2-9]\d{2}-)\d{4}(?![\w/-]|[.,]\d)"),
+        re.compile(r"(?<![\w./:(-])(?<!\) )(?<![\d)][ \t])(?:\([2-9]\d{2}\)[ \t-]?|[2-9]\d{2}-)\d{4}(?:" + _EXT_REQUIRED + r"|(?![\w/-]|[.,]\d))"),
         score=0.75,
         accept=lambda text, m: _bare_phone_ok(text, m) and _not_id_labelled(text, m),
     ),
