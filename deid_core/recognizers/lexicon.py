@@ -306,7 +306,7 @@ class Lexicon:
         return t in self.last_names or self._prefixed_surname(t)
 
     def _prefixed_surname(self, t: str) -> bool:
-        """"o'neill", "d'souza": a listed surname that is no word after an apostrophe prefix ("o'clock" stays a word)."""
+        """A listed surname that is no word after an apostrophe prefix: "o'neill", "d'souza" ("o'clock" stays a word)."""
         return t[:2] in _SURNAME_PREFIXES and t[2:] in self.last_names and not self.is_common_word(t[2:])
 
     def frequency(self, token: str) -> float:

@@ -159,7 +159,8 @@ _PATIENT_INLINE = re.compile(
 #: how people say what a person is called: "states 'just call me dottie'", 'everybody calls him "tito"',
 #: 'keeps asking for "walt"' (a quoted word only)
 _NAMING = re.compile(
-    r"\b(?:call(?:s|ed)?[ \t]+(?:me|him|her|them)|goes[ \t]+by|known[ \t]+as|nicknamed|to[ \t]+be[ \t]+called|prefers(?=[ \t]*[\"“])"
+    # "named": a verb that says what the person is called, not what they ask or look for
+    r"\b(?:(?P<named>call(?:s|ed)?[ \t]+(?:me|him|her|them)|goes[ \t]+by|known[ \t]+as|nicknamed|to[ \t]+be[ \t]+called|prefers(?=[ \t]*[\"“]))"
     r"|(?:ask(?:s|ed|ing)?|call(?:s|ed|ing)?|look(?:s|ed|ing)?)[ \t]+(?:out[ \t]+)?for(?=[ \t]*[\"“'‘])|called(?=[ \t]*[\"“]))"
     r"[ \t]*(?=[\"“'‘]?[^\W\d_])",
     _I,
@@ -175,7 +176,6 @@ _SIGNOFF_BEFORE = re.compile(
     _I,
 )
 _QUOTED_NICKNAME = re.compile(r"[\"“'‘](?P<nick>[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,2})[\"”'’](?![\w])")
-_NAMED_AS = re.compile(r"call(?:s|ed)?[ \t]+(?:me|him|her|them)|goes|known|nicknamed|to[ \t]+be|prefers", _I)
 _WHEN_AFTER_CALL = re.compile(r"(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)(?:day)?\b|wednesday\b", _I)
 _SELF_INTRO = re.compile(r"\b(?:this[ \t]+is|my[ \t]+name[ \t]+is|i[ \t]+am|i['’]m)[ \t]+(?=[^\W\d_])", _I)
 #: typed user names of staff: "-mdubois", "jpark rn", "rn tkowalski:" (an initial and a surname, lowercase)
@@ -185,10 +185,11 @@ _HANDLE = re.compile(
     r"|\b(?:rn|md|np|lpn|dr|pa)[ \t]+(?P<chat>[a-z]{4,16})[ \t]*:"
 )
 #: initials typed as a signature on the note's last line: "-tk", "-JM RN", "-DMK/RN"
+_SIGNING_CREDENTIAL = r"(?:,?[ \t]+|/)(?i:rn|md|np|lpn|rt|rrt|cna|pa)"
 _INITIALS_SIGNATURE = re.compile(
-    r"(?:^|\n|(?<=[ \t]))[ \t]*(?:[-–—~]{1,2}|/)[ \t]?(?P<init>[A-Za-z]{2,3}|(?:[A-Za-z]\.){2,3})(?:(?:,?[ \t]+|/)(?i:rn|md|np|lpn|rt|rrt|cna|pa))?\s*\Z"
+    r"(?:^|\n|(?<=[ \t]))[ \t]*(?:[-–—~]{1,2}|/)[ \t]?(?P<init>[A-Za-z]{2,3}|(?:[A-Za-z]\.){2,3})(?:" + _SIGNING_CREDENTIAL + r")?\s*\Z"
     # "J.C. RN" alone on the last line: dotted initials and a credential sign the note without a dash
-    r"|(?:^|\n)[ \t]*(?P<dotted>(?:[A-Za-z]\.){2,3})(?:,?[ \t]+|/)(?i:rn|md|np|lpn|rt|rrt|cna|pa)\s*\Z"
+    r"|(?:^|\n)[ \t]*(?P<dotted>(?:[A-Za-z]\.){2,3})" + _SIGNING_CREDENTIAL + r"\s*\Z"
 )
 #: who hands a patient over or is reached: "report received from", "per", "paged"
 _HAND_OFF_BEFORE = re.compile(
@@ -893,7 +894,7 @@ class NameRecognizer(RuleRecognizer):
             if _WHEN_AFTER_CALL.match(text, m.end()):
                 continue  # "CASE MGR TO CALL THEM MON": when the call is made, not what anyone is called
             quoted = _QUOTED_NICKNAME.match(text, m.end())
-            if quoted and _NAMED_AS.match(m.group(0)):
+            if quoted and m.group("named"):
                 # 'GOES BY "TANK"', 'known as "big mike"': in quotes after a naming verb, any word is what the person is called
                 out.append(NameCandidate(quoted.start("nick"), quoted.end("nick"), Category.PATIENT, 0.85, "naming"))
                 continue
@@ -951,9 +952,10 @@ class NameRecognizer(RuleRecognizer):
             if self._is_handle(m.group(group)):
                 out.append(NameCandidate(m.start(group), m.end(group), Category.DOCTOR, 0.8, "handle"))
         m = _INITIALS_SIGNATURE.search(text)
-        group = m and ("init" if m.group("init") else "dotted")
-        if m and self._signs_note(m.group(group)):
-            out.append(NameCandidate(m.start(group), m.end(group), Category.DOCTOR, 0.75, "initials_signature"))
+        if m:
+            group = "init" if m.group("init") else "dotted"
+            if self._signs_note(m.group(group)):
+                out.append(NameCandidate(m.start(group), m.end(group), Category.DOCTOR, 0.75, "initials_signature"))
         for m in _SELF_INTRO.finditer(text):
             forward(m.end(), Category.PATIENT, "signoff", 0.7, "self_intro")
         for c in list(out):
