@@ -45,9 +45,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from deid_core.spans import PRECEDENCE, Category, Evidence, Span
+from deid_core.spans import EVIDENCE_ORDER, PRECEDENCE, Category, Evidence, Span
 
-__all__ = ["KEPT_CATEGORIES", "resolve", "merge_adjacent", "join_sources"]
+__all__ = ["KEPT_CATEGORIES", "resolve", "merge_adjacent", "join_name_parts", "join_sources"]
 
 #: Categories whose strategy may leave a value as written (ages of 89 or less).
 KEPT_CATEGORIES: frozenset[Category] = frozenset({Category.AGE})
@@ -183,6 +183,37 @@ def merge_adjacent(
                     score=max(prev.score, span.score),
                     source=join_sources((prev, span)),
                     evidence=Evidence.united((prev, span)),
+                )
+                continue
+        out.append(span)
+    return out
+
+
+_PERSON = frozenset({Category.PATIENT, Category.DOCTOR})
+
+
+def join_name_parts(spans: Iterable[Span], text: str) -> list[Span]:
+    """Join two person spans one space apart (``TOMAS`` ``ECHEVERRIA``) into one name.
+
+    Recognizers may find a given name and a surname apart, and may even type
+    them differently; the annotation convention, and one surrogate per person,
+    want the whole name.  The joined span takes the category of the part with
+    the stronger evidence (the first on a tie).  ``spans`` must not overlap.
+    """
+    out: list[Span] = []
+    for span in sorted(spans, key=lambda s: (s.start, s.end)):
+        if out:
+            prev = out[-1]
+            if prev.category in _PERSON and span.category in _PERSON and text[prev.end : span.start] == " ":
+                parts = (prev, span)
+                lead = min(parts, key=lambda s: EVIDENCE_ORDER.index(s.evidence))
+                out[-1] = Span(
+                    prev.start,
+                    span.end,
+                    lead.category,
+                    score=max(prev.score, span.score),
+                    source=join_sources(parts),
+                    evidence=Evidence.united(parts),
                 )
                 continue
         out.append(span)

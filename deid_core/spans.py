@@ -81,10 +81,11 @@ class Evidence(str, Enum):
         found = {s.evidence for s in spans}
         if not found or found == {cls.GUESS}:
             return cls.GUESS if found else cls.RULE
-        return min(found - {cls.GUESS}, key=_EVIDENCE_ORDER.index)
+        return min(found - {cls.GUESS}, key=EVIDENCE_ORDER.index)
 
 
-_EVIDENCE_ORDER = (Evidence.KNOWN, Evidence.CUE, Evidence.RULE, Evidence.PROPAGATED, Evidence.MODEL, Evidence.GUESS)
+#: evidence classes, strongest first
+EVIDENCE_ORDER = (Evidence.KNOWN, Evidence.CUE, Evidence.RULE, Evidence.PROPAGATED, Evidence.MODEL, Evidence.GUESS)
 
 
 @dataclass(frozen=True, slots=True)

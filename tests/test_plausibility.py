@@ -305,3 +305,11 @@ def test_a_model_name_after_an_eponym_modifier_is_rejected(check):
     text = "Sitting in high Fowler's. PASSY-MUIR USED YESTERDAY."
     assert not check.plausible_at(text, _at(text, "Fowler", Category.PATIENT))
     assert not check.plausible_at(text, _at(text, "PASSY-MUIR", Category.DOCTOR))
+
+
+def test_a_model_date_that_is_a_fraction_of_a_rate_or_a_dose_is_rejected(check):
+    text = "stopped mivf, changed to 3/4 maint. 1/2 strength feeds. echo 3/4 showed ef 55%."
+    assert not check.plausible_at(text, _sure(text, "3/4", Category.DATE))
+    assert not check.plausible_at(text, _sure(text, "1/2", Category.DATE))
+    later = text.rindex("3/4")
+    assert check.plausible_at(text, Span(later, later + 3, Category.DATE, 0.995, "encoder", Evidence.MODEL))

@@ -3,8 +3,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deid_core.resolution import join_sources, merge_adjacent, resolve
-from deid_core.spans import PRECEDENCE, Category, Span
+from deid_core.resolution import join_name_parts, join_sources, merge_adjacent, resolve
+from deid_core.spans import PRECEDENCE, Category, Evidence, Span
 
 P, D, H, L = Category.PATIENT, Category.DATE, Category.HOSPITAL, Category.LOCATION
 
@@ -172,3 +172,18 @@ def test_a_kept_category_wins_only_clusters_of_its_own(spans):
         members = {m.category for m in spans if m.start < s.end and s.start < m.end}
         if s.category is A:
             assert members == {A}
+
+
+def test_two_person_spans_one_space_apart_become_one_name_typed_by_the_stronger_evidence():
+    text = "RANCH HAND TOMAS ECHEVERRIA DROVE HIM IN. WIFE ANA, SON LUIS."
+    given = Span(11, 16, Category.DOCTOR, 0.5, "names/listed", Evidence.GUESS)
+    surname = Span(17, 27, Category.PATIENT, 0.9, "names/relation", Evidence.CUE)
+    ana = Span(text.index("ANA"), text.index("ANA") + 3, Category.PATIENT, 0.9, "names/relation", Evidence.CUE)
+    luis = Span(text.index("LUIS"), text.index("LUIS") + 4, Category.PATIENT, 0.9, "names/relation", Evidence.CUE)
+    joined = join_name_parts([surname, given, ana, luis], text)
+    assert [(text[s.start : s.end], s.category) for s in joined] == [
+        ("TOMAS ECHEVERRIA", Category.PATIENT),
+        ("ANA", Category.PATIENT),
+        ("LUIS", Category.PATIENT),
+    ]
+    assert joined[0].source == "names/listed+names/relation"

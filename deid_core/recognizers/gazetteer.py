@@ -296,7 +296,7 @@ EPONYM_TRIGGERS = frozenset(
     aneurysm tremor chorea dementia encephalopathy apnea respiration breathing murmur rub spots nodules bundle fibers
     coma agitation hugger pump port drip solution disorder lesion reaction response effect circle pattern fall oesophagus
     grass dynamometer grade class wort protocol regimen collar bolt monitor rules paralysis wave waves cath tear
-    tears boots stedy straps stool
+    tears boots stedy straps stool eye vent ventilator
     """.split()
 )
 
@@ -337,12 +337,16 @@ def word_after(text: str, end: int) -> str | None:
     m = _NEXT_WORD.match(text, end)
     return m.group(1) if m else None
 
+_MODEL_CODE_AFTER = re.compile(r"[ \t]+[A-Za-z]\d{1,3}(?![\w/.-])")
+
 #: a capital here is the sentence's, not the word's
 _OPENS_SENTENCE = re.compile(r"(?:^|[.!?]\s+|\n\s*)$")
 
 
 def followed_by_eponym_trigger(text: str, end: int) -> bool:
     # "Parkinson's disease", "Graves' disease", "Miami J collar" (a model letter between name and device)
+    if _MODEL_CODE_AFTER.match(text, end):
+        return True  # "HAMILTON C6 ON ASV", "zoll r3": a device's model number after its maker
     m = re.match(r"(['’][sS]?)?[ \t-]+(?:[B-HJ-Z][ \t-]+)?([A-Za-z]+)(?:[ \t]+([A-Za-z]+))?", text[end : end + 40])
     if not m:
         return False

@@ -135,7 +135,7 @@ RELATIONS: tuple[str, ...] = (
     "sibling", "child", "baby", "infant", "widow", "widower", "ex-wife", "ex-husband", "godmother",
     "godfather", "parent", "companion", "proxy", "POA", "HCP", "NOK",
     # plural and household forms a note names several people after ("parents ivy and rob", "SIBS LOVELY AND WOODLEY")
-    "parents", "sibs", "siblings", "sons", "daughters", "kids", "grandkids", "grandchildren", "brothers", "sisters",
+    "parents", "grandparents", "grandparent", "sibs", "siblings", "sons", "daughters", "kids", "grandkids", "grandchildren", "brothers", "sisters",
     "coworker", "co-worker", "colleague", "boss", "landlord", "housemate", "pastor",
     "great-grandson", "great-granddaughter", "great-grandmother", "great-grandfather", "great-grandchildren",
     # the short forms nursing notes write them in

@@ -30,7 +30,7 @@ from deid_core.detection import as_recognizer_error, check_spans
 from deid_core.recognizers.base import NoteContext, Recognizer, wanted_categories
 from deid_core.recognizers.gazetteer import build_resources, default_resources
 from deid_core.recognizers.propagation import Propagator, ages_after_names, propagate_acronyms, propagate_batch
-from deid_core.resolution import merge_adjacent, resolve
+from deid_core.resolution import join_name_parts, merge_adjacent, resolve
 from deid_core.recognizers.rules import RULE_NAMES, RULE_UNITS
 from deid_core.spans import Category, Span, SpanError
 
@@ -115,14 +115,14 @@ class RulesPipeline:
         return out
 
     def finish(self, text: str, spans: Sequence[Span], known: Mapping[str, Category] | None = None, entities: Sequence[Category] | None = None) -> list[Span]:
-        """Propagate names, resolve overlaps, join address pieces."""
+        """Propagate names, resolve overlaps, join address pieces and the parts of a name."""
         work = list(spans)
         if self.propagate:
             work = self.propagator.propagate(text, resolve(work), known)
             work = propagate_acronyms(text, work)
         work = resolve(work)
         work = work + ages_after_names(text, work)
-        out = merge_adjacent(resolve(work), text)
+        out = join_name_parts(merge_adjacent(resolve(work), text), text)
         want = wanted_categories(entities)
         return out if want is None else [s for s in out if s.category in want]
 

@@ -189,6 +189,8 @@ class PlausibilityCheck:
             return False  # "H/H 6.9/21": the model's date starts inside a number
         if span.category is Category.DATE and _MONTH_DAY.match(core) and in_score_or_count(text, span.start, span.end):
             return False  # "chest pain 4/10", "bactrim day 4/21": the date rule's own traps hold for a model's m/d
+        if span.category is Category.DATE and _MONTH_DAY.match(core) and _FRACTION_AFTER.match(text, span.end):
+            return False  # "changed to 3/4 maint", "1/2 strength": a fraction of a rate or a dose
         if sure and span.category is Category.DATE:
             md = _MONTH_DAY.match(core)
             if md and 1 <= int(md.group(1)) <= 12 and 1 <= int(md.group(2)) <= 31:
@@ -253,6 +255,10 @@ class PlausibilityCheck:
         if category in (Category.HOSPITAL, Category.LOCATION):
             return any(self._informative(tok) and tok[:1].isupper() for tok in tokens)
         return True
+
+
+#: what a fraction is a fraction of: "3/4 maint", "1/2 NS", "1/2 tab", "2/3 of feeds"
+_FRACTION_AFTER = re.compile(r"[ \t]*(?:maint\w*|mivf|strength|ns|nss|tabs?|tsp|cups?|of|full|volume|rate|feeds?)\b", re.I)
 
 
 def join_fragments(text: str, spans: Sequence[Span]) -> list[Span]:

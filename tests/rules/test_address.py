@@ -131,3 +131,28 @@ def test_a_word_ending_in_a_state_code_is_no_city_and_state(unit_finds):
 
 def test_a_dose_in_units_given_subcutaneously_is_no_street(unit_finds):
     assert unit_finds("address", "TRANSITIONED TO LANTUS 22 U SQ + HUMALOG SS AT 0700.") == {}
+
+
+def test_back_to_bed_at_a_clock_time_is_no_bed_number(unit_finds):
+    assert unit_finds("address", "OOB TO CHAIR X2 HRS, BACK TO BED 1500.") == {}
+    assert unit_finds("address", "moved to bed 14 on 6e") == {"bed 14": Category.LOCATION}
+
+
+def test_a_numbered_street_is_a_street_in_any_case(unit_finds):
+    assert unit_finds("address", "found down on w 51st st near the bus stop") == {"w 51st st": Category.LOCATION}
+    assert unit_finds("address", "LIVES OFF 9TH AVE W/ SISTER") == {"9TH AVE": Category.LOCATION}
+    assert unit_finds("address", "on 2nd rd of abx, on 3rd day of vanc") == {}
+
+
+def test_a_cell_number_of_seven_digits_is_a_telephone_not_a_cell(detect):
+    assert detect("DAD UPDATED VIA CELL 555-0163, WILL CALL BACK.") == {"555-0163": Category.PHONE}
+
+
+def test_what_a_road_is_made_of_is_no_street_name(unit_finds):
+    assert unit_finds("address", "fell off a moving truck on gravel rd, + loc" + LOWER_TAIL) == {}
+    assert unit_finds("address", "struck while walking on maple st" + LOWER_TAIL) == {"maple st": Category.LOCATION}
+
+
+def test_an_ordinary_word_and_a_state_short_form_inside_a_sentence_are_no_town(unit_finds):
+    assert unit_finds("address", "TEG: R NORMAL, MA LOW -> PLT 1 U.") == {}
+    assert unit_finds("address", "LIVES IN SALEM, MA WITH WIFE") == {"SALEM, MA": Category.LOCATION}

@@ -71,3 +71,16 @@ def test_a_fever_a_gauge_a_bed_or_metres_walked_joined_to_a_letter_are_no_ages(u
 
 def test_a_birthday_just_past_is_an_age(unit_finds):
     assert unit_finds("age", "pt turned 101 last week per family") == {"101": Category.AGE}
+
+
+def test_how_old_a_device_or_a_sample_is_is_no_age(unit_finds):
+    assert unit_finds("age", "crrt filter 52 hrs old, tmp rising") == {}
+    assert unit_finds("age", "PIV 4 DAYS OLD, FLUSHES WELL") == {}
+    assert unit_finds("age", "infant is 6 wks old, feeding well") == {"6 wks old": Category.AGE}
+
+
+def test_an_infants_age_in_capitals_or_before_male_is_an_age(unit_finds):
+    assert unit_finds("age", "9 MO F, RSV W/ APNEA X2") == {"9 MO": Category.AGE}
+    assert unit_finds("age", "4 mo male with croup") == {"4 mo": Category.AGE}
+    # a follow-up in months is none
+    assert unit_finds("age", "ECHO IN 3 MOS F/U W/ CARDS") == {}

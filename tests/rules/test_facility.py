@@ -254,3 +254,33 @@ def test_a_care_home_in_a_line_of_capitals_with_its_type_after_a_place_prepositi
     assert detect("RETURNING TO WILLOW CREST ALF IN AM. VSS.") == {"WILLOW CREST ALF": Category.HOSPITAL}
     assert detect("DISPO: BACK TO SNF VS ALF. CM AWARE.") == {}
     assert detect("pt from golden meadows snf, dnr/dni" + LOWER_TAIL) == {"golden meadows snf": Category.HOSPITAL}
+
+
+def test_a_va_community_living_center_is_a_facility_type(detect):
+    assert detect("ADMITTED FROM SPRUCE RIDGE CLC W/ PNA.") == {"SPRUCE RIDGE CLC": Category.HOSPITAL}
+    assert detect("plan back to aspen hill va clc when stable" + LOWER_TAIL) == {"aspen hill va clc": Category.HOSPITAL}
+    assert detect("BASELINE PER CLC STAFF, A&OX2.") == {}
+
+
+def test_a_lab_named_by_what_it_handles_is_no_facility(detect):
+    assert detect("PRODUCT ARRIVED FROM CELL LAB 1400.") == {}
+    assert detect("tumor lysis labs q6h, k 5.1" + LOWER_TAIL) == {}
+    assert detect("Specimen sent to Harrow Valley Reference Laboratory.") == {"Harrow Valley Reference Laboratory": Category.HOSPITAL}
+
+
+def test_a_name_many_hospitals_share_is_the_hospital_after_a_transfer_cue(detect):
+    assert detect("TRANSFERRED FROM MERCY NORTH ED FOR NARCAN GTT.") == {"MERCY NORTH ED": Category.HOSPITAL}
+    assert detect("plan to transfer to good sam once bed available" + LOWER_TAIL) == {"good sam": Category.HOSPITAL}
+    assert detect("FLOWN TO CHILDREN'S, PARENTS DRIVING.") == {"CHILDREN'S": Category.HOSPITAL}
+    # without the cue the words are ordinary ones
+    assert detect("family asked for mercy, chaplain at bs" + LOWER_TAIL) == {}
+
+
+def test_a_named_jail_is_a_facility(detect):
+    assert detect("PT BROUGHT IN FROM TALLIS CO JAIL W/ GUARD.") == {"TALLIS CO JAIL": Category.HOSPITAL}
+    assert detect("RELEASED FROM COUNTY JAIL 2 DAYS AGO.") == {}
+
+
+def test_a_program_named_by_clinical_words_is_a_regimen_not_a_facility(detect):
+    assert detect("NEUROGENIC BOWEL PROGRAM, DIG STIM W/ RESULTS.") == {}
+    assert detect("Enrolled in the Riverbend Bowel Program last year.") == {"Riverbend Bowel Program": Category.HOSPITAL}

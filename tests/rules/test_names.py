@@ -604,3 +604,91 @@ def test_an_eponym_after_pt_in_a_lower_case_note_is_no_name(detect):
 
 def test_a_word_ending_like_a_verb_before_a_date_of_birth_is_no_name(detect):
     assert detect("ID BAND RECHECKED, DOB 8/30/71 VERIFIED W/ PT BEFORE BLOOD.") == {"8/30/71": Category.DATE}
+
+
+def test_a_spaced_in_law_relation_names_the_person_after_law(detect):
+    assert detect("pts son in law marcus called from work for update" + LOWER_TAIL) == {"marcus": Category.PATIENT}
+    assert detect("DAUGHTER IN LAW JOY AT BS, TEARFUL.") == {"JOY": Category.PATIENT}
+    assert detect("daughter in law at bedside, updated" + LOWER_TAIL) == {}
+
+
+def test_a_dash_line_that_ends_a_note_signs_it_with_a_given_name_that_is_a_word(detect):
+    note = "wife at bs until 2100, asked good questions about the trach, teaching started." + LOWER_TAIL
+    assert detect(note + "\n-mark\n") == {"mark": Category.PATIENT}
+    assert detect(note + "\n-will\n") == {}
+    # the last item of a dashed list is no signature
+    assert detect(note + "\nplan:\n- wean\n- walker\n") == {}
+
+
+def test_a_staff_given_name_before_a_verb_in_ing_is_the_staff_member(detect):
+    assert detect("CM ROSE ARRANGING LTACH TRANSFER, AUTH PENDING.") == {"ROSE": Category.DOCTOR}
+    assert detect("TECH MARK SITE FOR THE BIOPSY.") == {}
+
+
+def test_a_modal_after_a_title_or_a_title_after_an_article_is_no_name(detect):
+    assert detect("WIFE ASKING IF SHE SHOULD COME IN. DR WILL CALL HER AFTER ROUNDS.") == {}
+    assert detect("son wants the dr call him in am re plan" + LOWER_TAIL) == {}
+    # a modal that is a given name stays a name where no verb follows
+    assert detect("PER DR MAY HOLLIS AT BS, CONT LEVO.") == {"MAY HOLLIS": Category.DOCTOR}
+
+
+def test_an_article_before_a_job_title_names_no_one(detect):
+    assert detect("PT ASKED FOR A PRIEST, CHAPLAIN PAGED.") == {}
+
+
+def test_a_drug_after_a_title_short_form_is_no_name(detect):
+    assert detect("MS CONTIN 15 BID, SENNA HS. PAIN 3/10.") == {}
+
+
+def test_one_word_that_ends_the_clause_after_goes_by_is_the_nickname(detect):
+    assert detect("PT GOES BY SMOKEY, ASKING FOR COFFEE.") == {"SMOKEY": Category.PATIENT}
+    assert detect("pt goes by peanut on the unit" + LOWER_TAIL) == {"peanut": Category.PATIENT}
+    # how the patient travels, or a part of the name, is no nickname
+    assert detect("goes by wheelchair to dialysis mwf" + LOWER_TAIL) == {}
+    assert detect("goes by his middle name per wife" + LOWER_TAIL) == {}
+
+
+def test_a_word_beside_a_bracketed_role_or_after_an_interpreters_language_is_the_staff_member(detect):
+    assert detect("k 5.9, lindqvist (night res) aware, repeat sent" + LOWER_TAIL) == {"lindqvist": Category.DOCTOR}
+    assert detect("interpreter (somali) hodan at bs for consent" + LOWER_TAIL) == {"hodan": Category.DOCTOR}
+    # a team, a service or a language alone names no one
+    assert detect("plan d/w team (np) and family" + LOWER_TAIL) == {}
+    assert detect("INTERPRETER (SPANISH) AT BS FOR CONSENT. VSS.") == {}
+
+
+def test_after_s_p_a_surgeons_name_is_the_operation(detect):
+    assert detect("S/P BIDIRECTIONAL GLENN POD 1. CVP 14.") == {}
+    assert detect("S/P NORWOOD W/ RV-PA (SANO) CONDUIT, CHEST OPEN.") == {}
+    assert detect("s/p visit with dr glenn, f/u 2 wks" + LOWER_TAIL) == {"glenn": Category.DOCTOR}
+
+
+def test_a_kind_of_relation_or_the_child_life_service_is_no_name_before_it(detect):
+    assert detect("foster mom bernadette called at 2145 from home" + LOWER_TAIL) == {"bernadette": Category.PATIENT}
+    assert detect("PT SCARED OF NEEDLES, CHILD LIFE CONSULT PLACED.") == {}
+
+
+def test_a_past_tense_after_a_relation_is_the_verb_even_when_listed_as_a_given_name(detect):
+    assert detect("NO INFO GIVEN PER PRIVACY LIST. DAD MADE AWARE.") == {}
+
+
+def test_a_word_with_a_prefix_is_no_name(detect):
+    assert detect("pt ex-nicu graduate w malrotation repair hx" + LOWER_TAIL) == {}
+
+
+def test_the_person_in_brackets_after_a_service_is_the_staff_member(detect):
+    assert detect("CHILD LIFE (TAMSIN) DID MEDICAL PLAY BEFORE PIV.") == {"TAMSIN": Category.DOCTOR}
+    assert detect("rt (aware) placed pt on bipap" + LOWER_TAIL) == {}
+
+
+def test_a_past_tense_after_a_lower_case_dr_is_what_the_doctor_did(detect):
+    assert detect("dr came by at 2200, stopped mivf" + LOWER_TAIL) == {}
+
+
+def test_a_word_before_a_relatives_possession_is_no_name(detect):
+    assert detect("ACCIDENTAL INGESTION, AMLODIPINE (GRANDPARENT'S PILLBOX). HR 60S.") == {}
+    assert detect("ODALYS (DAUGHTER) CALLED FOR UPDATE.") == {"ODALYS": Category.PATIENT}
+
+
+def test_a_name_before_a_devices_model_number_or_its_eye_is_the_device(detect):
+    assert detect("PROP 30, FENT 50. HAMILTON C6 ON ASV MODE, THEN AC 16/450.") == {}
+    assert detect("7.5 ETT 23 AT LIP, MURPHY EYE CLEAR.") == {}

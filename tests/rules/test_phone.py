@@ -65,3 +65,9 @@ def test_a_phone_number_wrapped_after_its_area_code_is_one_number(unit_finds):
 
 def test_a_local_number_keeps_its_extension(unit_finds):
     assert unit_finds("phone", "report called to rn at 555-0160 ext 212. belongings sent") == {"555-0160 ext 212": Category.PHONE}
+
+
+def test_a_local_number_with_an_extension_needs_no_phone_word(unit_finds):
+    assert unit_finds("phone", "report to accepting rn at 555-0177 ext 318 before transport") == {"555-0177 ext 318": Category.PHONE}
+    # a range of amounts times a count is no telephone
+    assert unit_finds("phone", "plt goal 250-1000 x 2 doses") == {}

@@ -86,3 +86,17 @@ def test_a_towns_state_in_the_towns_own_case_joins_it_without_a_comma(detect):
     assert detect("daughter drives, home is 2 hrs away in keene nh" + LOWER_TAIL) == {"keene nh": Category.LOCATION}
     # a short form that is also a word needs its comma
     assert detect("LIVES IN BANGOR ME WITH WIFE.") == {"BANGOR": Category.LOCATION}
+
+
+def test_a_word_that_is_no_word_outside_which_someone_lives_is_a_town(detect):
+    assert detect("LIVES IN A CAMPER OUTSIDE TULLOCK, NO PHONE.") == {"TULLOCK": Category.LOCATION}
+    assert detect("outside hospital films reviewed, no change" + LOWER_TAIL) == {}
+
+
+def test_a_word_that_is_no_word_some_distance_from_which_someone_lives_is_a_town(detect):
+    assert detect("family on a farm ~30 mi from dunmoor, driving in am" + LOWER_TAIL) == {"dunmoor": Category.LOCATION}
+    assert detect("2 hrs from baseline, 30 min from onset" + LOWER_TAIL) == {}
+
+
+def test_an_ordinary_word_after_outside_is_no_town(detect):
+    assert detect("rough night, gale outside rattling the windows" + LOWER_TAIL) == {}

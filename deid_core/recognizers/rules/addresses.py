@@ -100,6 +100,14 @@ _CASELESS_NAMED_STREET = re.compile(
     r"(?:ave|avenue|st|street|rd|road|blvd|boulevard|ln|lane|pkwy|parkway|pike|terrace)\b\.?)(?![ \t]*\d)",
     _I,
 )
+#: what kind of road it is, not its name: "on gravel rd", "ON A DIRT ROAD"
+_ROAD_KINDS = frozenset({"gravel", "dirt", "paved", "unpaved", "icy", "wet", "muddy", "rural", "back", "private", "side", "county", "farm", "ranch", "logging"})
+#: a numbered street, in any case, after "on", "off", "near": "found down on w 63rd st", "LIVES OFF E 14TH STREET"
+_ORDINAL_STREET = re.compile(
+    r"\b(?:on|off|near|along|at|of)[ \t]+(?P<street>(?:(?:[nsew]|north|south|east|west)\.?[ \t]+)?\d{1,3}(?:st|nd|rd|th)[ \t]+"
+    r"(?:ave|avenue|st|street|rd|road|blvd|boulevard|ln|lane|pkwy|parkway|terrace)\b\.?)(?![ \t]+of\b)",
+    _I,
+)
 #: short forms written with a full stop inside a street's name ("Mt. Vernon Rd", "Ft. Hood Blvd")
 _STREET_ABBREVIATIONS = frozenset({"MT", "FT", "ST", "STE", "PT", "N", "S", "E", "W", "NE", "NW", "SE", "SW", "DR", "JR", "MLK"})
 #: where a home's street follows: "lives at", "home on", "address:"
@@ -126,6 +134,8 @@ _ROOM = re.compile(
 _POST_OP_DAY = re.compile(r"(?:.*[ \t])?pod\.?[ \t]*#?[ \t]*\d{1,2}", _I)
 _MEASURE_AFTER = re.compile(r"[ \t]*(?:%|(?:hrs?|hours?|h|min|mins|minutes|x)\b)", _I)
 _CHAIR_AT = re.compile(r"chair[ \t]*" + CLOCK_TIME, _I)
+#: "BACK TO BED 1500", "in bed 2200": where the patient went at that hour, not a bed's number
+_TO_BED_BEFORE = re.compile(r"\b(?:to|in|into)[ \t]+$", _I)
 #: a bed on a bed board: floor and wing then the room, "4W-406", "5N-512", "8S-822", "4W-401A", "5E-522 bed 2"
 _BED_CODE = re.compile(
     r"(?<![\w/.-])(?:\d{1,2}[NSEW]-\d{3}[A-Z]?|(?:ED|MICU|SICU|CCU|ICU|PICU|NICU|PACU|CVICU|TCU|OBS)-[A-Z]?\d{1,3}[A-Z]?)"
@@ -205,9 +215,16 @@ class LocationPatternRecognizer(RuleRecognizer):
         return not self._not_street_word(word) and (self._city_known(word) or not self.lexicon.is_common_word(word))
 
     def _not_street_word(self, word: str) -> bool:
-        """A stop, function or clinical word is no part of a street's name ("on levo st 110s", "on his way")."""
+        """A stop, function or clinical word is no part of a street's name ("on levo st 110s", "on his way"), nor is
+        what a road is made of or where it runs ("on gravel rd", "on a back road")."""
         low = word.lower()
-        return self.lexicon.is_stop(low) or self.lexicon.is_clinical(low) or low in FUNCTION_WORDS or word.upper() in CLINICAL_ACRONYMS
+        return (
+            self.lexicon.is_stop(low)
+            or self.lexicon.is_clinical(low)
+            or low in FUNCTION_WORDS
+            or low in _ROAD_KINDS
+            or word.upper() in CLINICAL_ACRONYMS
+        )
 
     @staticmethod
     def _city_known(city: str) -> bool:
@@ -281,6 +298,14 @@ class LocationPatternRecognizer(RuleRecognizer):
             city = text[city_start : m.end("city")]
             if not self._state_ok(text, city_start, city, m.group("state"), m.group("zip"), after_street=False):
                 continue
+            if (
+                not m.group("zip")
+                and (city.isupper() or city.islower())
+                and self.lexicon.is_common_word(city, strict=True)
+                and re.match(r"[ \t]+[A-Za-z]", text[m.end() : m.end() + 3])
+                and not _PLACE_CUE.search(text[max(0, city_start - 16) : city_start])
+            ):
+                continue  # "TEG: R NORMAL, MA LOW": an ordinary word, a short form, and the sentence goes on
             # "lives in Salem, Oregon": city and state are one place, as an address is (docs/annotation.md)
             out.append(Span(city_start, m.end(), Category.LOCATION, score=0.85, source="address/city_state"))
         out.extend(self._city_regions(text))
@@ -305,6 +330,8 @@ class LocationPatternRecognizer(RuleRecognizer):
             if self.lexicon.is_stop(first) or first.lower() in ("the", "this", "that"):
                 continue
             out.append(Span(m.start("street"), m.end("street"), Category.LOCATION, score=0.7, source="address/named_street"))
+        for m in _ORDINAL_STREET.finditer(text):
+            out.append(Span(m.start("street"), m.end("street"), Category.LOCATION, score=0.7, source="address/numbered_street"))
         for m in _CASELESS_NAMED_STREET.finditer(text):
             street = m.group("street")
             if not (street.islower() or street.isupper()) or not (note_is_lower(text) or caps_line_at(text, m.start())):
@@ -319,14 +346,16 @@ class LocationPatternRecognizer(RuleRecognizer):
                 end = town.end()  # "struck on main st, wareham"
             out.append(Span(m.start("street"), end, Category.LOCATION, score=0.7, source="address/named_street"))
         for m in _ROOM.finditer(text):
-            if re.match(r"[-.][ \t]?\d|[ \t]+\d{3}[-. ]\d{4}(?!\d)", text[m.end() : m.end() + 12]):
-                continue  # "cell 503-555-0148", "CELL 410 202-6694" are telephones
+            if re.match(r"[-.][ \t]?\d|[ \t]+\d{3}[-. ]\d{4}(?!\d)", text[m.end() : m.end() + 12]) or re.search(r"\d{3}-\d{4}$", m.group(0)):
+                continue  # "cell 503-555-0148", "CELL 410 202-6694", "CELL 555-0187" are telephones
             if _POST_OP_DAY.fullmatch(m.group(0)):
                 continue  # "s/p cabg, pod #2", "AMBULATE POD 1": a post-operative day, not a bed pod
             if _HEAD_OF_BED_BEFORE.search(text, max(0, m.start() - 12), m.start()):
                 continue  # "HEAD OF BED 30": the bed's angle in degrees
             if _CHAIR_AT.fullmatch(m.group(0)) or re.search(r"chair[ \t]*\d[xX]$", m.group(0), _I):
-                continue  # "OOB TO CHAIR 1500", "chair 1400-1600", "CHAIR 3X": the hour or the times the patient sat up
+                continue
+            if re.fullmatch(r"bed[ \t]*" + CLOCK_TIME, m.group(0), _I) and _TO_BED_BEFORE.search(text, max(0, m.start() - 8), m.start()):
+                continue  # "BACK TO BED 1500": the hour the patient went back to bed  # "OOB TO CHAIR 1500", "chair 1400-1600", "CHAIR 3X": the hour or the times the patient sat up
             if _MEASURE_AFTER.match(text, m.end()):
                 continue  # "UP IN CHAIR 2 HRS", "wound bed 70% red": how long, or how much of the wound
             out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.8, source="address/room"))

@@ -26,6 +26,15 @@ def _age_value_ok(text: str, m: re.Match[str]) -> bool:
     return int(m.group("n")) <= 125
 
 
+#: a device or a sample before "48 hrs old" is what is that old, not a person ("filter 48 hrs old", "PIV 4 DAYS OLD")
+_THING_BEFORE = re.compile(
+    r"\b(?:filter|circuit|tubing|line|lines|piv|iv|picc|cvc|catheter|cath|foley|dressing|drsg|bag|bags|site|sites|tube|drain|ett|trach"
+    r"|culture|cultures|sample|specimen|blood|platelets|plts|prbc|ffp|dialysate|cartridge|syringe|infusion|drip|gtt|wound|incision|clot"
+    r"|patch|sheet|bottle|canister|set|lab|labs|film|cxr|ekg|ecg|study|result|results)(?:[ \t]+(?:is|was|now|are|were))?[ \t]*[:,-]?[ \t]*$",
+    _I,
+)
+
+
 def _age_cue_ok(text: str, m: re.Match[str]) -> bool:
     if not _age_value_ok(text, m):
         return False
@@ -79,7 +88,7 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         # a unit written apart from "old" ("90 hold" is no "90 h old")
         re.compile(rf"\b{_AGE_N}[ \t]*-?[ \t]*{_SMALL}(?:\.?[ \t]*-[ \t]*|\.?[ \t]+|\.)old\b", _I),
         score=0.9,
-        accept=_age_value_ok,
+        accept=lambda text, m: _age_value_ok(text, m) and not _THING_BEFORE.search(text, max(0, m.start() - 30), m.start()),
     ),
     PatternRule(
         "age_cue",
@@ -196,11 +205,14 @@ _AGE_RULES = _AGE_RULES + (
         score=0.9,
         accept=_age_value_ok,
     ),
-    # "2 mo M brought by mom", "6 wk F": an infant's age written against the sex
+    # "2 mo M brought by mom", "6 wk F", "11 MO F", "4 mo male": an infant's age written against the sex
     PatternRule(
         "small_unit_sex",
         Category.AGE,
-        re.compile(rf"(?<![\w/.-])(?P<v>{_AGE_N}[ \t]?(?:mo|mos|months?|wks?|weeks?|days?|d|yr|yrs|y)\.?)[ \t]?(?=(?:[MF]|[mf](?!/))\b)(?![MFmf][ \t]*\d)"),
+        re.compile(
+            rf"(?<![\w/.-])(?P<v>{_AGE_N}[ \t]?(?:mo|mos|months?|wks?|weeks?|days?|d|yr|yrs|y|(?-i:MO|MOS|MONTHS?|WKS?|WEEKS?|DAYS?|YRS?))\.?)"
+            r"[ \t]?(?=(?:[MF](?!/)|[mf](?!/)|male|female|MALE|FEMALE|boy|girl|BOY|GIRL)\b)(?![MFmf][ \t]*\d)"
+        ),
         score=0.8,
         group="v",
         accept=_age_value_ok,

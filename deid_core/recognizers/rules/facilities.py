@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.gazetteer import GazetteerResources, default_resources
-from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, VERY_COMMON_WORD_FREQ, Lexicon, rule_list, us_cities
+from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, VERY_COMMON_WORD_FREQ, Lexicon, alternation, rule_list, us_cities
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FUNCTION_WORDS, TITLE_BEFORE_NAME
 from deid_core.recognizers.rules.tokens import caps_line_at
 from deid_core.spans import Category, Span
@@ -38,7 +38,7 @@ _FAC_TYPE = (
     r"|Sanatorium|Sanitarium|Dialysis[ \t]+(?:Cent(?:er|re)|Unit)|Assisted[ \t]+Living(?:[ \t]+(?:Facility|Cent(?:er|re)|Community))?"
     r"|Senior[ \t]+Living|Retirement[ \t]+(?:Home|Community|Village)|Living[ \t]+Cent(?:er|re)|Manor|Pharmacy|Laborator(?:y|ies)"
     r"|Imaging(?:[ \t]+Cent(?:er|re))?|Radiology[ \t]+(?:Associates|Group)|Associates|Specialists|Medical[ \t]+Practice"
-    r"|Rehab|LTACH?|VAMC|VA[ \t]+Medical[ \t]+Cent(?:er|re)|Memorial|Primary[ \t]+Care|Pediatrics|Paediatrics"
+    r"|Rehab|LTACH?|VAMC|VA[ \t]+Medical[ \t]+Cent(?:er|re)|(?:VA[ \t]+)?(?:CLC|Community[ \t]+Living[ \t]+Cent(?:er|re))|Memorial|Primary[ \t]+Care|Pediatrics|Paediatrics"
     r"|Internal[ \t]+Medicine(?:[ \t]+(?:Associates|Group|Clinic))?|Women['’]?s[ \t]+(?:Health|Cent(?:er|re)|Clinic)"
     r"|Pathology[ \t]+(?:Associates|Group)|Orthopedics|Orthopaedics|Dermatology|Cardiology|Urology|Oncology|Ob/?Gyn"
     r"|(?:Rehabilitation|Rehab)[ \t]*(?:&|and)[ \t]*Nursing(?:[ \t]+(?:Cent(?:er|re)|Home|Facility))?|Nursing[ \t]*(?:&|and)[ \t]*Rehab(?:ilitation)?"
@@ -52,7 +52,7 @@ _FAC_TYPE = (
     r"|Labs?|Laboratory|Services|Insurance[ \t]+(?:Company|Co\.|Group|Agency)|Therapy[ \t]+Services|Wellness"
     r"|Optometry|Eye[ \t]+Care|Podiatry|Chiropractic|Hearing[ \t]+(?:Cent(?:er|re)|Clinic)|Apothecary"
     r"|Group[ \t]+Homes?|Shelter|Correctional[ \t]+(?:Facility|Cent(?:er|re)|Institution|Complex)|Detention[ \t]+(?:Cent(?:er|re)|Facility)"
-    r"|Penitentiary|Day[ \t]+Services|Treatment[ \t]+(?:Cent(?:er|re)|Facility)|Youth[ \t]+Services"
+    r"|Penitentiary|(?:Co\.?[ \t]+|County[ \t]+)?(?:Jail|Prison)|Day[ \t]+Services|Treatment[ \t]+(?:Cent(?:er|re)|Facility)|Youth[ \t]+Services"
     r"|CBOC|VNA|Visiting[ \t]+Nurses?(?:[ \t]+(?:Association|Service))?|Cryobank|Sperm[ \t]+Bank|Blood[ \t]+Bank|Tissue[ \t]+Bank"
     r"|Recovery[ \t]+(?:Residence|Cent(?:er|re)|House|Home)|Sober[ \t]+Living|Halfway[ \t]+House|Residential[ \t]+Treatment"
     r"|(?:Clinical[ \t]+)?Research[ \t]+(?:Unit|Cent(?:er|re)|Institute|Site)|Heart[ \t]*(?:&|and)[ \t]*Vascular(?:[ \t]+(?:Institute|Cent(?:er|re)|Clinic))?"
@@ -153,7 +153,7 @@ _LOWER_FACILITY = re.compile(
     r"(?:\b(?:at|from|to|in|via|agency|by)|@)[ \t]*(?P<name>(?P<head>(?!(?:from|into|onto|with|over)\b)[a-z][a-z-]{2,})(?:[ \t]+(?P<second>[a-z][a-z-]{2,}))??"
     r"(?:[ \t]+(?:community|memorial|regional|general|county|university))?"
     r"[ \t]+(?:(?:acute[ \t]+)?rehab(?:ilitation)?(?:[ \t]+(?:center|hosp(?:ital)?))?|dialysis(?:[ \t]+(?:center|unit))?|hosp(?:ital)?"
-    r"|medical(?:[ \t]+(?:center|ctr))?|family[ \t]+practice|recovery(?:[ \t]+(?:center|clinic))?|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center|(?:and|&)[ \t]+rehab)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial|regional|hospice|f?qhc|chc))(?![\w-])"
+    r"|medical(?:[ \t]+(?:center|ctr))?|family[ \t]+practice|recovery(?:[ \t]+(?:center|clinic))?|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center|(?:and|&)[ \t]+rehab)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial|regional|hospice|f?qhc|chc|(?:va[ \t]+)?clc))(?![\w-])"
 )
 _NOT_LOWER_HEADS = rule_list("facilities", "not_lower_heads")
 #: a disposition and the preposition of where it sends the patient: "referral to", "accepted at", "tx'd from"
@@ -165,6 +165,19 @@ _DESTINATION = re.compile(
     re.I,
 )
 _SERVICE_ENDING = re.compile(r"(?:ology|icu|surg(?:ery)?|onc|trauma)$")
+#: "transferred from good sam", "FLOWN TO CHILDREN'S", "FROM MERCY SOUTH ED": a name many hospitals share, after
+#: a transfer or arrival cue, with a campus direction and an emergency room or type word after it
+_HOSPITAL_STEMS = rule_list("facilities", "hospital_stems")
+_STEM_AFTER_CUE = re.compile(
+    r"\b(?:referred|accepted|transfer(?:red)?|transfered|xfer(?:r?ed)?|tx['’]?d|admitted|discharged|d/c['’]?d|return(?:s|ed|ing)?"
+    r"|sent(?:[ \t]+(?:over|back))?|came(?:[ \t]+(?:in|over))?|flown|flew|flight|airlifted|life-?flighted|transported|went|back)"
+    r"[ \t]+(?:to|at|from)[ \t]+(?:the[ \t]+)?"
+    r"(?P<name>(?:" + alternation(_HOSPITAL_STEMS).replace("\\ ", "[ \\t]+").replace("'", "['’]?") + r")"
+    r"(?:[ \t]+(?:north|south|east|west|downtown))?(?:[ \t]+(?:ed|er|hospital|hosp|medical[ \t]+cent(?:er|re)))?)(?![\w'’-])"
+    # "from Mercy General Hospital": a longer name is the typed rule's
+    r"(?![ \t]+(?:(?-i:[A-Z][a-z])|general|regional|community|medical|county|health|clinic|cent(?:er|re)|campus|rehab|nursing)\b)",
+    re.I,
+)
 #: "from linden court (alf)", "THE PINES (SNF)": a care home's type in brackets after its name
 _BRACKET_TYPE = re.compile(
     r"\((?:alf|snf|ltc|ltach?|nh|sar|adhc|group[ \t]+home|nursing[ \t]+home|assisted[ \t]+living|rehab|hospice)\)", re.I
@@ -251,6 +264,18 @@ def _opens_clause(words: Sequence[re.Match[str]], i: int) -> bool:
     return word.lower() in _CLAUSE_WORDS
 
 
+#: what staff are doing before a facility's type word ("CM ROSE ARRANGING LTACH"); "NURSING" and "CROSSING" name places
+_ACTION_GERUNDS = frozenset(
+    {"arranging", "working", "awaiting", "pending", "requesting", "refusing", "planning", "looking", "calling", "following",
+     "seeking", "considering", "discussing", "coordinating", "waiting", "applying", "checking", "contacting", "faxing"}
+)
+
+
+def _caps_gerund(word: str) -> bool:
+    """In capitals, a verb in -ing is what someone does, and a facility's name starts after it."""
+    return word.isupper() and word.lower() in _ACTION_GERUNDS
+
+
 class FacilityRecognizer(RuleRecognizer):
     """Facility names with their type words: ``Mercy General Hospital``, ``St. Brigid's Skilled Nursing``."""
 
@@ -281,7 +306,7 @@ class FacilityRecognizer(RuleRecognizer):
                 if w.group(0).endswith(".") and _SENTENCE_END_WORD.fullmatch(stem) and stem.lower() not in _SHORT_NAME_WORDS:
                     # "negative Babinski. Labs at discharge", "AWAITING BED. LAB CALLED": the name starts after the sentence
                     keep = i + 1
-            clause = [i for i in range(keep, len(words)) if _opens_clause(words, i)]
+            clause = [i for i in range(keep, len(words)) if _opens_clause(words, i) or _caps_gerund(words[i].group(0))]
             if clause:
                 # "SCREENED BY CEDAR KNOLL REHAB", "REASSURED THAT CARDIAC REHAB": the name starts after the clause,
                 # and what is left of it is trimmed as any name's start is
@@ -323,14 +348,20 @@ class FacilityRecognizer(RuleRecognizer):
                 # in capitals, ordinary words, or clinical words among ordinary ones, before a type word are no
                 # facility's name
                 continue
+            if (
+                re.fullmatch(r"lab(?:s|oratory)?", m.group("type"), _I)
+                and len(remaining) <= 2
+                and all(lex.is_clinical(w) or lex.is_common_word(w, strict=True) for w in remaining)
+            ):
+                continue  # "FROM CELL LAB", "tumor lysis labs": a lab named by what it handles, not a facility's name
             if caps_line_at(text, m.start()) and m.group("type").lower() == "rehab" and len(remaining) == 1 and lex.is_everyday(remaining[0]):
                 continue  # "DISPO TBD, LIKELY REHAB": in capitals, rehab after one everyday word is where the patient goes
             if m.group("type").split()[-1].lower() in _WEAK_FAC_TYPES:
                 proper = [w for w in remaining if w not in _JOINERS]
-                if all(_ADJECTIVE_END.search(w) or w in _GENERIC_FACILITY_WORDS for w in proper) or (
+                if all(_ADJECTIVE_END.search(w) or w in _GENERIC_FACILITY_WORDS or lex.is_clinical(w) for w in proper) or (
                     len(proper) < 2 and lex.is_common_word(proper[0], strict=True)
                 ):
-                    continue  # "Plastic Surgery", "Consult Service": a specialty, not a place
+                    continue  # "Plastic Surgery", "Consult Service", "NEUROGENIC BOWEL PROGRAM": a specialty or a regimen, not a place
             start = m.start("name") + words[keep].start()
             end = m.end("of") if m.group("of") else m.end("type")
             if TITLE_BEFORE_NAME.search(text[max(0, start - 6) : start]):
@@ -430,6 +461,7 @@ class FacilityRecognizer(RuleRecognizer):
         out.extend(self._bracket_typed(text))
         out.extend(self._named_after_type(text))
         out.extend(self._rare_destinations(text))
+        out.extend(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/shared_name") for m in _STEM_AFTER_CUE.finditer(text))
         out.extend(self._acronyms(text))
         return out
 

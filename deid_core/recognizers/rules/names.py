@@ -63,6 +63,9 @@ _NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
 #: English inflections: an unlisted word so shaped is a word ("LIGHTENED", "dictating", "tearful"), not a name
 _INFLECTED = re.compile(r"(?:ing|ed|tion|ment|ness|ly|able|ible|ous|ive|ful|less|ics)$")
 _MODALS = rule_list("names", "modals")
+_MODAL_VERBS = rule_list("names", "modal_verbs")
+#: words before a title that make it a common noun: "have the dr call in am"
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "another", "any", "no", "our", "your", "his", "her", "their"})
 _MONTHS = frozenset(MONTHS)
 _VERB_NAMES = rule_list("names", "verb_given_names")
 _VERB_PARTICLES = rule_list("names", "verb_particles")
@@ -84,6 +87,21 @@ _DOCTOR_TITLE_SET = frozenset(t.lower() for t in DOCTOR_TITLES)
 _CREDENTIAL_SET = frozenset(c.replace(".", "") for c in CREDENTIALS) | frozenset(CREDENTIALS)
 _PATIENT_TITLE_SET = frozenset(t.lower() for t in PATIENT_TITLES)
 _RELATION_SET = frozenset(r.lower() for r in RELATIONS)
+
+
+def _relation_follows(rel: re.Match[str] | None) -> bool:
+    """A relation word follows a name ("MARIA, DAUGHTER") and names no thing of theirs."""
+    if not rel or rel.group("rel").lower() not in _RELATION_SET:
+        return False
+    after = rel.string[rel.start("rel") :]
+    # "CHILD LIFE" is the hospital's service; "CLONIDINE (GRANDPARENT'S PILLBOX)" is whose the thing was
+    return not re.match(r"child[ \t]+life\b", after, re.I) and rel.string[rel.end("rel") : rel.end("rel") + 2] not in ("'s", "’s", "'S", "’S")
+
+
+#: words that make a kind of relation of the relation word after them ("foster mom", "birth father")
+_RELATION_QUALIFIERS = frozenset({"foster", "birth", "biological", "bio", "adoptive", "step", "host", "legal", "surrogate", "kinship"})
+_IN_LAW = re.compile(r"[ \t]+in[ \t]+law\b", re.I)
+_IN_LAW_RELATIONS = frozenset({"daughter", "son", "mother", "father", "sister", "brother", "dtr", "sis", "bro"})
 
 #: first words of place names that lists of names also hold ("Fort Mohave", "Mount Vernon", "Santa Cruz")
 _PLACE_LEAD = rule_list("names", "place_lead_words")
@@ -107,7 +125,7 @@ _DOCTOR_ROLES = (
     r"|attending(?:[ \t]+(?:physician|md|of[ \t]+record))?|att[gd]|onc|resident|fellow|intern|pcp|primary(?:[ \t]+care)?(?:[ \t]+(?:physician|provider|doctor|md))?"
     r"|referring(?:[ \t]+(?:physician|provider|md|doctor|clinician))?|ref(?:erring)?[ \t]+md|surgeon|assistant(?:[ \t]+surgeon)?"
     r"|anesthesiologist|anesthesia|anesthetist|crna|consultant|consulting(?:[ \t]+(?:physician|md))?|(?<![\d.][ \t])(?<![\d.])cc|provider|clinician"
-    r"|physician|doctor|nurse|rn|np|pa|(?<![-'’])ho|author|care[ \t]+team|covering(?:[ \t]+(?:physician|md))?|on-?call|midwife|therapist|pharmacist"
+    r"|physician|doctor|nurse|rn|np|(?<![-/])pa|(?<![-'’])ho|author|care[ \t]+team|covering(?:[ \t]+(?:physician|md))?|on-?call|midwife|therapist|pharmacist"
     r"|case[ \t]+manager|social[ \t]+worker|sw|(?<![\d.][ \t])(?<![\d.])cm|sitter|rt|rrt|res|dietitian|dietician|chaplain|psychiatrist|psychologist|cardiologist|oncologist"
     r"|neurologist|radiologist|pathologist|hospitalist|intensivist|nephrologist|urologist|dermatologist|gastroenterologist"
     r"|pulmonologist|endocrinologist|rheumatologist|obstetrician|gynecologist|ob/gyn|pediatrician|neurosurgeon|proceduralist"
@@ -174,6 +192,22 @@ _SIGNOFF = re.compile(
 _SIGNOFF_BEFORE = re.compile(
     r"\b(?:thanks|thank[ \t]+you|thx|sincerely|regards|best|cheers|love|respectfully|cordially|take[ \t]+care)[ \t,!.]*\n[ \t]*[-–—~]*[ \t]*$",
     _I,
+)
+#: an operation's status and its qualifier before the surgeon's name it bears: "S/P BIDIRECTIONAL GLENN", "s/p stage 1 norwood"
+_PROCEDURE_BEFORE = re.compile(
+    r"\bs/p[ \t]+(?:(?:bidirectional|bilateral|modified|classic|hemi-?|extracardiac|fenestrated|lateral[ \t]+tunnel|stage[ \t]+\d|staged|redo|lap(?:aroscopic)?|open)[ \t]+)*$",
+    _I,
+)
+#: "GOES BY SMOKEY", "nicknamed peanut": one word that ends the clause after "goes by" is what the person is called
+_GOES_BY = re.compile(
+    r"\b(?:goes[ \t]+by|nicknamed|a\.?k\.?a\.?)[ \t]+(?P<nick>[^\W\d_][\w'’-]*)"
+    r"(?=[ \t]*(?:[,.;:)!\n]|$|[ \t]+(?:and|but|per|on|at|w/?|with|since|now|here|to)\b))",
+    _I,
+)
+#: how a person goes, or a part of their name, after "goes by"
+_NOT_NICKNAMES = frozenset(
+    {"wheelchair", "stretcher", "car", "bus", "foot", "ambulance", "walker", "cane", "scooter", "train", "plane", "taxi", "cab",
+     "van", "bike", "name", "nickname", "surname", "initials", "mom", "dad", "mother", "father"}
 )
 _QUOTED_NICKNAME = re.compile(r"[\"“'‘](?P<nick>[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,2})[\"”'’](?![\w])")
 _WHEN_AFTER_CALL = re.compile(r"(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)(?:day)?\b|wednesday\b", _I)
@@ -245,6 +279,17 @@ _JOB_TITLE_LINE = re.compile(
 #: a credential or training year in brackets after a name: "J. Ostrowicz (RN)", "Kwame Osei (R2)"
 _CREDENTIAL_IN_BRACKETS = re.compile(
     r"[ \t]*\((?P<words>)(?:" + alternation(CREDENTIALS) + r"|R[1-6]|PGY-?[1-8]|MS[1-4]|resident|intern|fellow|attending)\)"
+)
+#: "okafor (night res) aware", "steph (np) at bs", "INTERPRETER (VIETNAMESE) THUY": a role, or an interpreter's
+#: language, in brackets beside a word; where case says nothing the word must be a listed name or no word
+_BRACKETED_ROLE = re.compile(
+    r"(?<![\w'’-])(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]*\([ \t]*(?:(?:night|day|eve|noc|float|charge|covering|on-?call)[ \t]+)?"
+    r"(?:rn|np|md|res|resident|fellow|rt|rrt|sw|cm|pa|pa-c|attending|intern|hospitalist|pharmacist|pharm|chaplain|crna|nnp)[ \t]*\)"
+    r"|\binterp(?:reter)?[ \t]*\([ \t]*[A-Za-z-]+[ \t]*\)[ \t]*(?P<after>[A-Za-z][A-Za-z'’-]+)"
+    # "CHILD LIFE (BRYNN) DID MEDICAL PLAY": the person in brackets after a service or a role
+    r"|\b(?:child[ \t]+life|chaplain|interpreter|sw|cm|rt|ot|slp|pharmacist|dietitian|nutrition|case[ \t]+manager"
+    r"|social[ \t]+work(?:er)?|charge(?:[ \t]+(?:rn|nurse))?|rn|np|resident|fellow|attending)[ \t]*\([ \t]*(?P<inside>[A-Za-z][A-Za-z'’-]+)[ \t]*\)",
+    _I,
 )
 #: a note from a nursing home or long-term care, where "resident" is the patient
 _LONG_TERM_CARE = re.compile(
@@ -410,8 +455,10 @@ class NameRecognizer(RuleRecognizer):
             return False  # "pt ok'd", "d/c'd": a verb written short
         if low in _SIGNOFF_WORDS and mode not in _TITLE_MODES:
             return False  # "-OK" closing a message
-        if low in _PAST_VERBS and mode not in _TITLE_MODES and not lex.is_first(low):
-            return False  # "pt's wife rode with him": a past tense is what the person did
+        if re.match(r"(?:ex|non|post|pre|anti|semi|self|sub)-", low):
+            return False  # "pt ex-nicu graduate", "non-verbal": a prefix makes a word
+        if low in _PAST_VERBS and mode not in _TITLE_MODES:
+            return False  # "pt's wife rode with him", "DAD MADE AWARE": a past tense is what the person did
         is_name = self._listed(tok, listed) or all(lex.is_name(p) for p in self._parts(tok))
         if not is_name and (_SPECIALIST.search(low) or _DOCTOR_ROLE_WORD.fullmatch(tok.text)):
             return False  # "Consultant Urologist", "Ordering Clinician", "HEME ONC ATTG DR BAKER"
@@ -433,8 +480,8 @@ class NameRecognizer(RuleRecognizer):
                 return low not in _MODALS and not lex.is_stop(low) and not lex.is_common_word(low) and (lex.is_last(low) or lex.is_first(low))
             if mode in ("signoff", "signature"):
                 return lex.is_first(low) and low not in FUNCTION_WORDS
-            if mode == "title_lower" and is_name and low not in _MODALS:
-                return True  # "hi dr ward", but not "the dr will call"
+            if mode == "title_lower" and is_name and low not in _MODALS and low not in _PAST_VERBS:
+                return True  # "hi dr ward", but not "the dr will call" or "dr came by"
             if lex.is_stop(low):
                 return False
             if mode == "title_lower":
@@ -485,6 +532,20 @@ class NameRecognizer(RuleRecognizer):
                 return lex.is_last(low)
             return header_caps or not lex.is_common_word(low) or (mode == "relation" and (lex.is_first(low) or not lex.is_everyday(low)))
         return mode in _STRONG_CUE_MODES and not lex.is_common_word(low) and not _INFLECTED.search(low) and not self._form_of_word(low)
+
+    def _last_line_given_name(self, text: str, tokens: Sequence[Token], pos: int) -> Token | None:
+        """``-cole`` as the note's last line: a dash signs it with the writer's given name, even one that is a word
+        ("- walker" in a list above the last line is an item)."""
+        k = self._token_index_at(tokens, pos)
+        if k >= len(tokens) or text[pos : tokens[k].start].strip(" \t") or text[tokens[k].end :].strip():
+            return None
+        above = text[: text.rfind("\n", 0, pos) + 1].rstrip().rsplit("\n", 1)[-1]
+        if _SIGNATURE.match(above):
+            return None  # the last item of a dashed list
+        tok = tokens[k]
+        if not tok.caseless or tok.lower in _MODALS or tok.lower in FUNCTION_WORDS or self.lexicon.is_clinical(tok.lower):
+            return None
+        return tok if self._word_given_name(tok) else None
 
     def _plain_given_name(self, tok: Token) -> bool:
         """A listed given name that English does not use as a word (Marcus, not Will)."""
@@ -548,7 +609,12 @@ class NameRecognizer(RuleRecognizer):
         if tokens[i].lower in _VERB_NAMES and not surname and nxt and tokens[i].end == nxt.start - 1:
             # "PHARMACIST BILL CALLED", "pharmacist rose verified vanc dose", "rt bill changed circuit": what a
             # person does, or did, follows the name
-            acts = _PERSON_VERB_AFTER.match(text, tokens[i].end) or nxt.lower in _STAFF_CHECKS or _past_tense(nxt.lower)
+            acts = (
+                _PERSON_VERB_AFTER.match(text, tokens[i].end)
+                or nxt.lower in _STAFF_CHECKS
+                or _past_tense(nxt.lower)
+                or (nxt.lower.endswith("ing") and self.lexicon.is_common_word(nxt.lower))  # "CM ROSE WORKING ON PLACEMENT"
+            )
             if nxt.lower not in FUNCTION_WORDS and not _is_credential(nxt) and not acts:
                 return None  # "TECH MARK SITE": a verb with its object
         return (i, i + 1) if surname else (i, i)
@@ -581,6 +647,8 @@ class NameRecognizer(RuleRecognizer):
         if k == 0 or not tokens[k].caseless or self._gap(text, tokens[k - 1], tokens[k]) != " ":
             return False
         prev = tokens[k - 1]
+        if prev.lower in _RELATION_QUALIFIERS or (tokens[k].lower == "child" and k + 1 < len(tokens) and tokens[k + 1].lower == "life"):
+            return False  # "foster mom bernadette called", "ABOUT FINGERSTICKS, CHILD LIFE CONSULT": a kind of relation, a service
         return prev.caseless and prev.text.isalpha() and self.lexicon.is_first(prev.lower) and not self._is_word(prev.text)
 
     def _relation_subject(self, text: str, tokens: Sequence[Token], k: int) -> bool:
@@ -595,7 +663,7 @@ class NameRecognizer(RuleRecognizer):
         lex = self.lexicon
         if len(low) < 3 or not low.isalpha() or not (lex.is_first(low) or not self._is_word(low)) or low in FUNCTION_WORDS or low in _RELATION_SET:
             return False
-        if tok.text in _CREDENTIAL_SET or (lex.is_stop(low) and low not in _MONTHS and low not in _MODALS):
+        if low in _PAST_VERBS or tok.text in _CREDENTIAL_SET or (lex.is_stop(low) and low not in _MONTHS and low not in _MODALS):
             return False
         return bool(_PERSON_VERB_AFTER.match(text, tok.end))
 
@@ -832,7 +900,7 @@ class NameRecognizer(RuleRecognizer):
             if rule in ("doctor_cue", "signature", "signoff", "patient_inline", "self_intro", "from_header"):
                 # "SPOKE W MARIA DAUGHTER BY PHONE": the relation may follow with no comma
                 rel = _RELATION_AFTER.match(rest) or (re.match(r"[ \t]+(?P<rel>[A-Za-z-]+)", rest) if rule == "doctor_cue" else None)
-                if rel and rel.group("rel").lower() in _RELATION_SET:
+                if _relation_follows(rel):
                     cand = NameCandidate(cand.start, cand.end, Category.PATIENT, score, "relation_after")
             out.append(cand)
 
@@ -856,6 +924,16 @@ class NameRecognizer(RuleRecognizer):
                     # "HR 70S-80S SR. LEVO OFF", "TELE SR. AWAITING STEP-DOWN BED", "TELE SR. PLAN TO TRANSFER": in capitals
                     # "SR." is a rhythm and "MS" a mental status before a clinical or an everyday word ("MS HOPE OKONKWO" is named)
                     continue
+                if nxt is not None and tok.caseless and nxt.lower in _MODALS and then in _MODAL_VERBS:
+                    continue  # "TOLD HIM DR WILL CALL HIM": in capitals, a modal before a verb after the title
+                if (
+                    nxt is not None
+                    and idx > 0
+                    and tokens[idx - 1].lower in _DETERMINERS
+                    and self.lexicon.is_common_word(nxt.lower)
+                    and not self._plain_given_name(nxt)
+                ):
+                    continue  # "have the dr call in am": after an article the title is a common noun
                 category = Category.DOCTOR if low in _DOCTOR_TITLE_SET else Category.PATIENT
                 mode = "lower_rest_strict" if spoken else "title_lower" if tok.shape == "lower" else "title"
                 if dotted and idx + 1 < len(tokens) and self.lexicon.is_common_word(tokens[idx + 1].lower):
@@ -868,6 +946,11 @@ class NameRecognizer(RuleRecognizer):
                 if self._caseless_name_before(text, tokens, idx):
                     # "lives w jules partner": typed where case says nothing, a listed given name that is no word, then the relation
                     out.append(NameCandidate(tokens[idx - 1].start, tokens[idx - 1].end, Category.PATIENT, 0.8, "relation_after"))
+                in_law = _IN_LAW.match(text, pos) if low in _IN_LAW_RELATIONS else None
+                if in_law:
+                    # "daughter in law grace called": the spaced form of "daughter-in-law"; the name follows "law"
+                    pos = in_law.end()
+                    idx += 2
                 m = re.match(r"(?:['’]s)?[ \t]*[,:(]?[ \t]*(?:(?:is|was|named|called|name[ \t]+is|,)[ \t]+)?", text[pos:])
                 nxt = tokens[idx + 1] if idx + 1 < len(tokens) else None
                 if (
@@ -899,6 +982,27 @@ class NameRecognizer(RuleRecognizer):
                 out.append(NameCandidate(quoted.start("nick"), quoted.end("nick"), Category.PATIENT, 0.85, "naming"))
                 continue
             forward(m.end(), Category.PATIENT, "relation", 0.85, "naming")
+        for m in _BRACKETED_ROLE.finditer(text):
+            group = next(g for g in ("name", "after", "inside") if m.group(g))
+            word = m.group(group)
+            low = word.lower()
+            lex = self.lexicon
+            if (
+                low in FUNCTION_WORDS
+                or low in _RELATION_SET
+                or word.upper() in _CREDENTIAL_SET
+                or word.upper() in CLINICAL_ACRONYMS
+                or lex.is_clinical(low)
+                or lex.is_stop(low)
+                or not (lex.is_name(low) or not lex.is_common_word(low))
+            ):
+                continue  # "pain (np) aware", "interpreter (spanish) at bs"
+            out.append(NameCandidate(m.start(group), m.end(group), Category.DOCTOR, 0.85, "bracketed_role"))
+        for m in _GOES_BY.finditer(text):
+            nick = m.group("nick").lower()
+            if nick in FUNCTION_WORDS or nick in _NOT_NICKNAMES or self.lexicon.is_clinical(nick) or self.lexicon.is_stop(nick):
+                continue  # "goes by wheelchair", "goes by his middle name"
+            out.append(NameCandidate(m.start("nick"), m.end("nick"), Category.PATIENT, 0.8, "naming"))
         for m in _NAME_THEN_RELATION.finditer(text):
             k = self._token_index_at(tokens, m.start("name"))
             tok = tokens[k] if k < len(tokens) else None
@@ -932,6 +1036,8 @@ class NameRecognizer(RuleRecognizer):
             if k < 0 or text[tokens[k].end : m.start()].strip(" \t") != "" or not tokens[k].capitalised:
                 continue
             run = self.run_backward(text, tokens, k, listed)
+            if run and tokens[run[0]].lower in ("a", "an", "the") and text[tokens[run[0]].end : tokens[run[0]].end + 1] != ".":
+                continue  # "ASKED FOR A PRIEST, CHAPLAIN CALLED": after an article the words are a noun, no name
             if run and m.re is _JOB_TITLE_LINE and (run[0] == run[1] or not any(self._listed(t, listed) for t in tokens[run[0] : run[1] + 1])):
                 continue  # a title on its own line needs a whole listed name before it, not a header cell or a degree
             if run and LANGUAGE_BEFORE.search(text[max(0, tokens[run[0]].start - 30) : tokens[run[0]].start]):
@@ -944,7 +1050,12 @@ class NameRecognizer(RuleRecognizer):
                 if run and not any(self.lexicon.is_stop(t.lower) for t in tokens[run[0] : run[1] + 1]):
                     out.append(self._span(text, tokens, run, Category.PATIENT, 0.8, "is_an_age"))
         for m in _SIGNATURE.finditer(text):
+            found = len(out)
             forward(m.end(), Category.DOCTOR, "signature", 0.85, "signature", inverted=True)
+            if len(out) == found:
+                signer = self._last_line_given_name(text, tokens, m.end())
+                if signer:
+                    out.append(NameCandidate(signer.start, signer.end, Category.PATIENT, 0.85, "signoff"))
         for m in _SIGNOFF.finditer(text):
             forward(m.end(), Category.PATIENT, "signoff", 0.7, "signoff")
         for m in _HANDLE.finditer(text):
@@ -1295,8 +1406,7 @@ class NameRecognizer(RuleRecognizer):
         if run[0].shape == "initial" or self.lexicon.is_stop(run[-1].lower) and not self.lexicon.is_name(run[-1].lower):
             return None
         end = self._span(text, tokens, (i, j), Category.PATIENT, 0.0, "").end
-        rel = _RELATION_AFTER.match(text[end : end + 40])
-        if rel and rel.group("rel").lower() in _RELATION_SET:
+        if _relation_follows(_RELATION_AFTER.match(text[end : end + 40])):
             return NameCandidate(run[0].start, end, Category.PATIENT, 0.85, "relation_after")
         return None
 
@@ -1352,8 +1462,7 @@ class NameRecognizer(RuleRecognizer):
 
     def _candidate(self, text: str, tokens: Sequence[Token], a: int, b: int, score: float) -> NameCandidate:
         cand = self._span(text, tokens, (a, b), Category.PATIENT, score, "listed")
-        rel = _RELATION_AFTER.match(text[cand.end : cand.end + 40])
-        if rel and rel.group("rel").lower() in _RELATION_SET:
+        if _relation_follows(_RELATION_AFTER.match(text[cand.end : cand.end + 40])):
             return NameCandidate(cand.start, cand.end, Category.PATIENT, max(score, 0.85), "relation_after")
         return cand
 
@@ -1380,9 +1489,18 @@ class NameRecognizer(RuleRecognizer):
         }
         cued = self.cued(text, tokens, listed) + self._subjects(text, tokens)
         taken = [(c.start, c.end) for c in cued]
-        found = self._surname_first(text, cued + self.uncued(text, tokens, taken, listed))
+        found = [c for c in self._surname_first(text, cued + self.uncued(text, tokens, taken, listed)) if not self._procedure_at(text, c)]
         cells = [c for c in table_cells(text) if c.role in (Category.PATIENT, Category.DOCTOR)]
         return self._by_column(text, found, cells) if cells else found
+
+    @staticmethod
+    def _procedure_at(text: str, cand: NameCandidate) -> bool:
+        """``S/P BIDIRECTIONAL GLENN``, ``s/p norwood``: after "s/p" a name is the operation named for its surgeon
+        (a title still names the person: "s/p visit w dr glenn")."""
+        if cand.rule in ("title", "title_credential"):
+            return False
+        before = text[max(0, cand.start - 40) : cand.start]
+        return bool(_PROCEDURE_BEFORE.search(before)) or (before.lower().endswith("s/") and text[cand.start : cand.start + 2].lower() == "p ")
 
     def _subjects(self, text: str, tokens: Sequence[Token]) -> list[NameCandidate]:
         """``crystal at bedside``, ``GRACE STATES``: a given name that opens a clause and does what people do.

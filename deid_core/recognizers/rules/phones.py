@@ -18,6 +18,8 @@ _I = re.IGNORECASE
 
 _EXT_REQUIRED = r"[ \t]*,?[ \t]*(?:x|ext\.?|extension|#)[ \t]*\d{1,6}(?!\d)"
 _EXT = rf"(?:{_EXT_REQUIRED})?"
+#: an extension spelt as one ("ext 230"), where "x 2" may count times
+_EXT_WORD = re.compile(r"ext", re.I)
 _PHONE_END = rf"(?:{_EXT_REQUIRED}|(?![\w/-]|\.\d))"
 _PHONE_LABEL_LONG = (
     r"\b(?:phone|ph|t[ée]l|t[ée]l[ée]phone|telephone|cell|cellphone|mobile|mob|home|work|fax|facsimile|contact|call(?:ed)?|reach(?:ed)?|text|number)"
@@ -192,13 +194,13 @@ _PHONE_RULES = _PHONE_RULES + (
         accept=_not_id_labelled,
     ),
     # "son called again 555-0152", "PH (555)-0118", "at 555-0160 ext 212": a local number without its area code,
-    # after a phone word
+    # after a phone word, or with an extension, which only a telephone has ("rn at 555-0181 ext 230")
     PatternRule(
         "local_seven",
         Category.PHONE,
-        re.compile(r"(?<![\w./:(-])(?<!\) )(?<![\d)][ \t])(?:\([2-9]\d{2}\)[ \t-]?|[2-9]\d{2}-)\d{4}(?:" + _EXT_REQUIRED + r"|(?![\w/-]|[.,]\d))"),
+        re.compile(r"(?<![\w./:(-])(?<!\) )(?<![\d)][ \t])(?:\([2-9]\d{2}\)[ \t-]?|[2-9]\d{2}-)\d{4}(?:(?P<ext>" + _EXT_REQUIRED + r")|(?![\w/-]|[.,]\d))"),
         score=0.75,
-        accept=lambda text, m: _bare_phone_ok(text, m) and _not_id_labelled(text, m),
+        accept=lambda text, m: (_EXT_WORD.search(m.group("ext") or "") or _bare_phone_ok(text, m)) and _not_id_labelled(text, m),
     ),
     # "call after rounds x4-5521": an internal extension with its exchange digit
     PatternRule(

@@ -26,6 +26,8 @@ _CUE_VERBS = (
     r"|hometown(?:[ \t]+(?:of|is))?|works[ \t]+in|emigrated|immigrated|home(?=[ \t]+(?:in|to)\b)"
     # a relative's journey: "drove up from Tiverton", "flying in from Houston"
     r"|(?:drove|driving|flew|flying|flown)(?:[ \t]+(?:up|down|in|over|back))?(?=[ \t]+from\b)"
+    # how far away: "ranch ~40 mi from colter", "LIVES 2 HRS NORTH OF BRANTLEY"
+    r"|\d+[ \t]*(?:mi|miles?|km|hrs?|hours?)(?:[ \t]+(?:away|north|south|east|west))?(?=[ \t]+(?:from|of)\b)"
     # the patient's age and sex, then where they are from: "58 yo man from marrowfield", "34M FROM DEXTERVILLE"
     r"|(?:\d+[ \t]*(?:y/?o|yrs?[ \t-]*old|years?[ \t-]*old|[mf]))(?:[ \t]+(?:m|f|male|female|man|woman|gentleman|lady|gent))?(?=[ \t]+from\b))"
     r"(?:[ \t]+(?:in|to|from|near|of|back[ \t]+to|back[ \t]+from|up[ \t]+in))?[ \t]+(?:the[ \t]+(?:city|town|village)[ \t]+of[ \t]+)?"
@@ -44,17 +46,17 @@ _PREPOSITION_END = re.compile(r"\b(?:in|to|from|near|of)[ \t]+$", re.I)
 _PLACE_LEADS = frozenset({"east", "west", "north", "south", "new", "fort", "mount", "port", "lake", "glen", "upper", "lower"})
 #: a last word that ends a place's name ("saltmarsh point", "cobb hollow", "dunmore county", "kenmore sq")
 _PLACE_TAILS = rule_list("place_cues", "place_tail_words")
-#: "pt from saltmarsh point", "sister from new hampshire", "from waco, tx": after a bare "from" or "near",
+#: "pt from saltmarsh point", "sister from new hampshire", "from waco, tx": after a bare "from", "near" or "outside",
 #: where case says nothing, only a place's own shape counts (a listed town of two words or more, a
 #: state, a word and a place word after it, or a town and its state)
 _PLACE_AFTER_BARE_CASELESS = re.compile(
-    r"(?<![\w-])(?:from|near)[ \t]+(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{1,})?)(?P<state>,[ \t]*[a-z]{2}\b)?", re.I
+    r"(?<![\w-])(?:from|near|(?P<outside>outside(?:[ \t]+of)?)(?=[ \t]+[a-z'’-]{4}))[ \t]+(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{1,})?)(?P<state>,[ \t]*[a-z]{2}\b)?", re.I
 )
 
 
 #: "a retired teacher from Wapakoneta", "died in Tuscarora": a town no list holds, after a bare preposition;
 #: it must end the phrase (a capitalised word after it makes a facility: "from Brookhaven Memorial")
-_PLACE_BARE = re.compile(r"(?<![\w-])(?P<verb>[A-Za-z]+[ \t]+)?(?:from|in)[ \t]+(?P<place>[A-Z][a-z]{3,}(?:-[A-Z][a-z]+)?)(?=[ \t]*(?:[,.;:)(\n]|$|[ \t]+[a-z(]))")
+_PLACE_BARE = re.compile(r"(?<![\w-])(?P<verb>[A-Za-z]+[ \t]+)?(?:from|in|outside(?:[ \t]+of)?)[ \t]+(?P<place>[A-Z][a-z]{3,}(?:-[A-Z][a-z]+)?)(?=[ \t]*(?:[,.;:)(\n]|$|[ \t]+[a-z(]))")
 
 
 _STATE_NAMES = frozenset(name.lower() for name in STATES)
@@ -146,7 +148,10 @@ class PlaceCueRecognizer(RuleRecognizer):
             if _FACILITY_WORD_AFTER.match(text, m.end()):
                 continue  # "FROM HOLLIS CREEK REGIONAL": the place names a facility
             if m.start("place") not in cued and case_says_nothing(m.group("place"), m.start("place")):
-                end = self._place_end(m, strong_only=True)
+                # "A TRAILER OUTSIDE OKEMAW": only a place lies outside a word that is no word ("gale outside rattling")
+                if m.group("outside") and self.resources.lexicon.is_common_word(m.group("place").split()[0]):
+                    continue
+                end = self._place_end(m, strong_only=not m.group("outside"))
                 if end:
                     out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/caseless_bare"))
         return out
