@@ -337,7 +337,9 @@ def word_after(text: str, end: int) -> str | None:
     m = _NEXT_WORD.match(text, end)
     return m.group(1) if m else None
 
-_MODEL_CODE_AFTER = re.compile(r"[ \t]+[A-Za-z]\d{1,3}(?![\w/.-])")
+
+#: a device's model number after its maker ("HAMILTON C6", "zoll r3"); a resident's year is no model ("PATEL R2")
+_MODEL_CODE_AFTER = re.compile(r"[ \t]+(?![Rr][1-7]\b)[A-Za-z]\d{1,3}(?![\w/.-])")
 
 #: a capital here is the sentence's, not the word's
 _OPENS_SENTENCE = re.compile(r"(?:^|[.!?]\s+|\n\s*)$")

@@ -692,3 +692,6 @@ def test_a_word_before_a_relatives_possession_is_no_name(detect):
 def test_a_name_before_a_devices_model_number_or_its_eye_is_the_device(detect):
     assert detect("PROP 30, FENT 50. HAMILTON C6 ON ASV MODE, THEN AC 16/450.") == {}
     assert detect("7.5 ETT 23 AT LIP, MURPHY EYE CLEAR.") == {}
+    # a resident's year after a surname is no model number: the surname stays a name
+    found = detect("K 5.9, PAGED RESIDENT OYELARAN R2, REPEAT SENT.")
+    assert [category for text, category in found.items() if "OYELARAN" in text] == [Category.DOCTOR]
