@@ -43,7 +43,7 @@ separate; :func:`merge_adjacent` joins the address pieces that should not.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from deid_core.spans import EVIDENCE_ORDER, PRECEDENCE, Category, Evidence, Span
 
@@ -141,6 +141,27 @@ def _place_and_region(text: str, prev: Span, span: Span, between: str) -> bool:
     )
 
 
+def _join_runs(spans: Iterable[Span], joined_category: Callable[[Span, Span], Category | None]) -> list[Span]:
+    """Walk ``spans`` in order and unite each with the one before it wherever ``joined_category(prev, span)``
+    names the category the united span takes (None: keep them apart)."""
+    out: list[Span] = []
+    for span in sorted(spans, key=lambda s: (s.start, s.end)):
+        category = joined_category(out[-1], span) if out else None
+        if category is None:
+            out.append(span)
+            continue
+        prev = out[-1]
+        out[-1] = Span(
+            prev.start,
+            max(prev.end, span.end),
+            category,
+            score=max(prev.score, span.score),
+            source=join_sources((prev, span)),
+            evidence=Evidence.united((prev, span)),
+        )
+    return out
+
+
 def merge_adjacent(
     spans: Iterable[Span],
     text: str,
@@ -160,33 +181,24 @@ def merge_adjacent(
     conventions also make one span.
     ``spans`` must not overlap (run :func:`resolve` first); the result is sorted.
     """
-    out: list[Span] = []
-    for span in sorted(spans, key=lambda s: (s.start, s.end)):
-        if out:
-            prev = out[-1]
-            between = text[prev.end : span.start]
-            if (
-                prev.category is span.category
-                and span.category in categories
-                and 0 <= len(between) <= max_gap
-                and gap.match(between)
-                and (
-                    require is None
-                    or require.search(text[prev.start : max(prev.end, span.end)])
-                    or _place_and_region(text, prev, span, between)
-                )
-            ):
-                out[-1] = Span(
-                    prev.start,
-                    max(prev.end, span.end),
-                    span.category,
-                    score=max(prev.score, span.score),
-                    source=join_sources((prev, span)),
-                    evidence=Evidence.united((prev, span)),
-                )
-                continue
-        out.append(span)
-    return out
+
+    def joined_category(prev: Span, span: Span) -> Category | None:
+        between = text[prev.end : span.start]
+        if (
+            prev.category is span.category
+            and span.category in categories
+            and 0 <= len(between) <= max_gap
+            and gap.match(between)
+            and (
+                require is None
+                or require.search(text[prev.start : max(prev.end, span.end)])
+                or _place_and_region(text, prev, span, between)
+            )
+        ):
+            return span.category
+        return None
+
+    return _join_runs(spans, joined_category)
 
 
 _PERSON = frozenset({Category.PATIENT, Category.DOCTOR})
@@ -200,21 +212,10 @@ def join_name_parts(spans: Iterable[Span], text: str) -> list[Span]:
     want the whole name.  The joined span takes the category of the part with
     the stronger evidence (the first on a tie).  ``spans`` must not overlap.
     """
-    out: list[Span] = []
-    for span in sorted(spans, key=lambda s: (s.start, s.end)):
-        if out:
-            prev = out[-1]
-            if prev.category in _PERSON and span.category in _PERSON and text[prev.end : span.start] == " ":
-                parts = (prev, span)
-                lead = min(parts, key=lambda s: EVIDENCE_ORDER.index(s.evidence))
-                out[-1] = Span(
-                    prev.start,
-                    span.end,
-                    lead.category,
-                    score=max(prev.score, span.score),
-                    source=join_sources(parts),
-                    evidence=Evidence.united(parts),
-                )
-                continue
-        out.append(span)
-    return out
+
+    def joined_category(prev: Span, span: Span) -> Category | None:
+        if prev.category in _PERSON and span.category in _PERSON and text[prev.end : span.start] == " ":
+            return min((prev, span), key=lambda s: EVIDENCE_ORDER.index(s.evidence)).category
+        return None
+
+    return _join_runs(spans, joined_category)

@@ -134,6 +134,7 @@ _ROOM = re.compile(
 _POST_OP_DAY = re.compile(r"(?:.*[ \t])?pod\.?[ \t]*#?[ \t]*\d{1,2}", _I)
 _MEASURE_AFTER = re.compile(r"[ \t]*(?:%|(?:hrs?|hours?|h|min|mins|minutes|x)\b)", _I)
 _CHAIR_AT = re.compile(r"chair[ \t]*" + CLOCK_TIME, _I)
+_BED_AT = re.compile(r"bed[ \t]*" + CLOCK_TIME, _I)
 #: "BACK TO BED 1500", "in bed 2200": where the patient went at that hour, not a bed's number
 _TO_BED_BEFORE = re.compile(r"\b(?:to|in|into)[ \t]+$", _I)
 #: a bed on a bed board: floor and wing then the room, "4W-406", "5N-512", "8S-822", "4W-401A", "5E-522 bed 2"
@@ -353,9 +354,9 @@ class LocationPatternRecognizer(RuleRecognizer):
             if _HEAD_OF_BED_BEFORE.search(text, max(0, m.start() - 12), m.start()):
                 continue  # "HEAD OF BED 30": the bed's angle in degrees
             if _CHAIR_AT.fullmatch(m.group(0)) or re.search(r"chair[ \t]*\d[xX]$", m.group(0), _I):
-                continue
-            if re.fullmatch(r"bed[ \t]*" + CLOCK_TIME, m.group(0), _I) and _TO_BED_BEFORE.search(text, max(0, m.start() - 8), m.start()):
-                continue  # "BACK TO BED 1500": the hour the patient went back to bed  # "OOB TO CHAIR 1500", "chair 1400-1600", "CHAIR 3X": the hour or the times the patient sat up
+                continue  # "OOB TO CHAIR 1500", "chair 1400-1600", "CHAIR 3X": the hour or the times the patient sat up
+            if _BED_AT.fullmatch(m.group(0)) and _TO_BED_BEFORE.search(text, max(0, m.start() - 8), m.start()):
+                continue  # "BACK TO BED 1500": the hour the patient went back to bed
             if _MEASURE_AFTER.match(text, m.end()):
                 continue  # "UP IN CHAIR 2 HRS", "wound bed 70% red": how long, or how much of the wound
             out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.8, source="address/room"))

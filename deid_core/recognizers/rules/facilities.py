@@ -157,10 +157,11 @@ _LOWER_FACILITY = re.compile(
 )
 _NOT_LOWER_HEADS = rule_list("facilities", "not_lower_heads")
 #: a disposition and the preposition of where it sends the patient: "referral to", "accepted at", "tx'd from"
+#: the verbs that move a patient to or from a place
+_MOVED = r"referred|accepted|transfer(?:red)?|transfered|xfer(?:r?ed)?|tx['’]?d|admitted|discharged|d/c['’]?d|return(?:s|ed|ing)?"
 _DESTINATION = re.compile(
-    r"\b(?:referrals?(?:[ \t]+(?:sent|faxed|made))?|referred|accepted|accepting|bed[ \t]+(?:offer(?:ed)?[ \t]+)?"
-    r"|transfer(?:red)?|transfered|xfer(?:r?ed)?|tx['’]?d|admitted|discharged|d/c['’]?d|dispo(?:sition)?"
-    r"|return(?:s|ed|ing)?|(?:seen|followed)(?![ \t]+by))"
+    r"\b(?:referrals?(?:[ \t]+(?:sent|faxed|made))?|accepting|bed[ \t]+(?:offer(?:ed)?[ \t]+)?|dispo(?:sition)?|" + _MOVED +
+    r"|(?:seen|followed)(?![ \t]+by))"
     r"[ \t]+(?:to|at|from|by)[ \t]+(?P<word>[A-Za-z][a-z'’]{3,}|[A-Z][A-Z'’]{3,})(?![\w/-])",
     re.I,
 )
@@ -169,7 +170,7 @@ _SERVICE_ENDING = re.compile(r"(?:ology|icu|surg(?:ery)?|onc|trauma)$")
 #: a transfer or arrival cue, with a campus direction and an emergency room or type word after it
 _HOSPITAL_STEMS = rule_list("facilities", "hospital_stems")
 _STEM_AFTER_CUE = re.compile(
-    r"\b(?:referred|accepted|transfer(?:red)?|transfered|xfer(?:r?ed)?|tx['’]?d|admitted|discharged|d/c['’]?d|return(?:s|ed|ing)?"
+    r"\b(?:" + _MOVED +
     r"|sent(?:[ \t]+(?:over|back))?|came(?:[ \t]+(?:in|over))?|flown|flew|flight|airlifted|life-?flighted|transported|went|back)"
     r"[ \t]+(?:to|at|from)[ \t]+(?:the[ \t]+)?"
     r"(?P<name>(?:" + alternation(_HOSPITAL_STEMS).replace("\\ ", "[ \\t]+").replace("'", "['’]?") + r")"

@@ -64,8 +64,6 @@ _NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
 _INFLECTED = re.compile(r"(?:ing|ed|tion|ment|ness|ly|able|ible|ous|ive|ful|less|ics)$")
 _MODALS = rule_list("names", "modals")
 _MODAL_VERBS = rule_list("names", "modal_verbs")
-#: words before a title that make it a common noun: "have the dr call in am"
-_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "another", "any", "no", "our", "your", "his", "her", "their"})
 _MONTHS = frozenset(MONTHS)
 _VERB_NAMES = rule_list("names", "verb_given_names")
 _VERB_PARTICLES = rule_list("names", "verb_particles")
@@ -80,7 +78,7 @@ _ED_NOT_PAST = rule_list("names", "ed_not_past")
 #: words a modal verb is never followed by: a person stands there instead
 #: endings that make a verb's or a noun's rarer forms ("interprets", "reassessed", "titrating")
 _INFLECTIONS = ("s", "es", "ed", "d", "ing")
-#: words before a noun, never before a name typed where case says nothing
+#: words before a noun, never before a name typed where case says nothing ("have the dr call in am": the title too)
 _DETERMINERS = frozenset({"the", "a", "an", "her", "his", "their", "my", "your", "our", "its", "this", "that", "these", "those"})
 _NO_VERB_AFTER_MODAL = frozenset({"in", "at", "here", "there", "aware", "present", "and", "is", "was", "has", "on", "from"})
 _DOCTOR_TITLE_SET = frozenset(t.lower() for t in DOCTOR_TITLES)
@@ -96,6 +94,11 @@ def _relation_follows(rel: re.Match[str] | None) -> bool:
     after = rel.string[rel.start("rel") :]
     # "CHILD LIFE" is the hospital's service; "CLONIDINE (GRANDPARENT'S PILLBOX)" is whose the thing was
     return not re.match(r"child[ \t]+life\b", after, re.I) and rel.string[rel.end("rel") : rel.end("rel") + 2] not in ("'s", "’s", "'S", "’S")
+
+
+def _child_life_at(tokens: Sequence[Token], k: int) -> bool:
+    """"child" at ``k`` opens "Child Life", the hospital's service, not a relation."""
+    return tokens[k].lower == "child" and k + 1 < len(tokens) and tokens[k + 1].lower == "life"
 
 
 #: words that make a kind of relation of the relation word after them ("foster mom", "birth father")
@@ -176,9 +179,10 @@ _PATIENT_INLINE = re.compile(
 )
 #: how people say what a person is called: "states 'just call me dottie'", 'everybody calls him "tito"',
 #: 'keeps asking for "walt"' (a quoted word only)
+_NICKNAME_VERBS = r"goes[ \t]+by|nicknamed"
 _NAMING = re.compile(
     # "named": a verb that says what the person is called, not what they ask or look for
-    r"\b(?:(?P<named>call(?:s|ed)?[ \t]+(?:me|him|her|them)|goes[ \t]+by|known[ \t]+as|nicknamed|to[ \t]+be[ \t]+called|prefers(?=[ \t]*[\"“]))"
+    r"\b(?:(?P<named>call(?:s|ed)?[ \t]+(?:me|him|her|them)|" + _NICKNAME_VERBS + r"|known[ \t]+as|to[ \t]+be[ \t]+called|prefers(?=[ \t]*[\"“]))"
     r"|(?:ask(?:s|ed|ing)?|call(?:s|ed|ing)?|look(?:s|ed|ing)?)[ \t]+(?:out[ \t]+)?for(?=[ \t]*[\"“'‘])|called(?=[ \t]*[\"“]))"
     r"[ \t]*(?=[\"“'‘]?[^\W\d_])",
     _I,
@@ -200,7 +204,7 @@ _PROCEDURE_BEFORE = re.compile(
 )
 #: "GOES BY SMOKEY", "nicknamed peanut": one word that ends the clause after "goes by" is what the person is called
 _GOES_BY = re.compile(
-    r"\b(?:goes[ \t]+by|nicknamed|a\.?k\.?a\.?)[ \t]+(?P<nick>[^\W\d_][\w'’-]*)"
+    r"\b(?:" + _NICKNAME_VERBS + r"|a\.?k\.?a\.?)[ \t]+(?P<nick>[^\W\d_][\w'’-]*)"
     r"(?=[ \t]*(?:[,.;:)!\n]|$|[ \t]+(?:and|but|per|on|at|w/?|with|since|now|here|to)\b))",
     _I,
 )
@@ -543,9 +547,7 @@ class NameRecognizer(RuleRecognizer):
         if _SIGNATURE.match(above):
             return None  # the last item of a dashed list
         tok = tokens[k]
-        if not tok.caseless or tok.lower in _MODALS or tok.lower in FUNCTION_WORDS or self.lexicon.is_clinical(tok.lower):
-            return None
-        return tok if self._word_given_name(tok) else None
+        return tok if tok.caseless and tok.lower not in _MODALS and self._word_given_name(tok) else None
 
     def _plain_given_name(self, tok: Token) -> bool:
         """A listed given name that English does not use as a word (Marcus, not Will)."""
@@ -647,7 +649,7 @@ class NameRecognizer(RuleRecognizer):
         if k == 0 or not tokens[k].caseless or self._gap(text, tokens[k - 1], tokens[k]) != " ":
             return False
         prev = tokens[k - 1]
-        if prev.lower in _RELATION_QUALIFIERS or (tokens[k].lower == "child" and k + 1 < len(tokens) and tokens[k + 1].lower == "life"):
+        if prev.lower in _RELATION_QUALIFIERS or _child_life_at(tokens, k):
             return False  # "foster mom bernadette called", "ABOUT FINGERSTICKS, CHILD LIFE CONSULT": a kind of relation, a service
         return prev.caseless and prev.text.isalpha() and self.lexicon.is_first(prev.lower) and not self._is_word(prev.text)
 
@@ -960,7 +962,7 @@ class NameRecognizer(RuleRecognizer):
                     and not (self.lexicon.is_first(nxt.lower) and not self.lexicon.is_common_word(nxt.lower))
                 ):
                     continue  # "your child's immunizations": after a possessive, a lowercase word is a thing
-                if nxt is not None and low == "child" and nxt.lower == "life":
+                if _child_life_at(tokens, idx):
                     continue  # "Child Life at bedside": the hospital's child life service
                 if nxt is not None and self._modal_before_verb(tokens, idx + 1):
                     continue  # "mom Will stay overnight": a capitalised modal before a verb is the modal
