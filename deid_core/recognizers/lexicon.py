@@ -102,8 +102,8 @@ CREDENTIALS: tuple[str, ...] = (
 DOCTOR_TITLES: tuple[str, ...] = ("Dr", "Drs", "Doctor", "Prof", "Professor", "Dra", "Doctora", "Dott")
 PATIENT_TITLES: tuple[str, ...] = (
     "Mr", "Mrs", "Ms", "Miss", "Mx", "Mister", "Mstr", "Master", "Sr", "Sra", "Srta", "Mme", "Mlle", "Herr", "Frau", "Signora",
-    # a family's pastor is no member of staff ("her pastor, Rev. Ingrid Saltzmann")
-    "Rev", "Reverend",
+    # a family's pastor or priest is no member of staff ("her pastor, Rev. Ingrid Saltzmann", "FR. O'DRISCOLL")
+    "Rev", "Reverend", "Fr",
 )  # fmt: skip
 
 #: military and police ranks written before a name; they are not part of it and say nothing of its role

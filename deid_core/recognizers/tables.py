@@ -157,6 +157,43 @@ def table_cells(text: str) -> tuple[Cell, ...]:
     return tuple(out)
 
 
+#: a column header naming a pair of readings: "Ears R/L", "Pupils OD/OS", "BP sys/dia"
+_PAIRED_HEAD = re.compile(r"(?<![\w/])[A-Za-z]{1,3}/[A-Za-z]{1,3}(?![\w/])")
+#: ... unless the header says the column holds dates ("D/C date")
+_DATE_WORD = re.compile(r"\b(?:dates?|dos|edd|days?)\b", re.I)
+
+
+def in_paired_column(text: str, start: int, end: int) -> bool:
+    """Is ``text[start:end]`` a whole cell under a header naming a pair of readings (``Ears R/L | 2/1``), not a date?"""
+    header = column_header(text, start, end)
+    return bool(header) and bool(_PAIRED_HEAD.search(header)) and not _DATE_WORD.search(header)
+
+
+def column_header(text: str, start: int, end: int) -> str | None:
+    """The header of the table column whose cell is exactly ``text[start:end]``, else None."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    sep = _separator(line)
+    if sep is None:
+        return None
+    column = next((k for k, (a, b) in enumerate(_split(line, line_start, sep)) if (a, b) == (start, end)), None)
+    if column is None:
+        return None
+    header_start = line_start
+    while header_start > 0:
+        prev_start = text.rfind("\n", 0, header_start - 1) + 1
+        if _separator(text[prev_start : header_start - 1]) != sep:
+            break
+        header_start = prev_start
+    header_end = text.find("\n", header_start)
+    header = _split(text[header_start : header_end if header_end >= 0 else len(text)], header_start, sep)
+    if header_start == line_start or column >= len(header):
+        return None
+    a, b = header[column]
+    return text[a:b]
+
+
 def _cells(text: str, a: int, b: int, parts: list[Category | None]) -> Iterable[Cell]:
     pieces = [(a, b)]
     if len(parts) > 1:

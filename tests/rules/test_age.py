@@ -84,3 +84,14 @@ def test_an_infants_age_in_capitals_or_before_male_is_an_age(unit_finds):
     assert unit_finds("age", "4 mo male with croup") == {"4 mo": Category.AGE}
     # a follow-up in months is none
     assert unit_finds("age", "ECHO IN 3 MOS F/U W/ CARDS") == {}
+
+
+def test_an_age_joined_to_its_sex_after_a_label_or_before_a_bare_w_is_an_age(unit_finds):
+    assert unit_finds("age", "HPI: 24M w/ nodulocystic acne") == {"24M": Category.AGE}
+    assert unit_finds("age", "66m w copd exac from home") == {"66m": Category.AGE}
+    assert unit_finds("age", "ratio 1:1 24F foley, TMAX 101F W/ CHILLS") == {}
+
+
+def test_years_then_the_sex_letter_is_an_age(unit_finds):
+    assert unit_finds("age", "71 YEARS F ADMITTED FROM HOME") == {"71 YEARS": Category.AGE}
+    assert unit_finds("age", "5 years F/U with cardiology") == {}

@@ -63,10 +63,12 @@ def test_a_follow_up_with_someone_then_a_month_day_is_a_date(unit_finds):
     assert unit_finds("date", "f/u w cardiologist dr oduya 10/7, pt aware") == {"10/7": Category.DATE}
 
 
-def test_a_lower_case_month_that_is_no_word_after_an_event_is_a_date(unit_finds):
+def test_a_lower_case_month_that_is_no_word_with_its_day_is_a_date(unit_finds):
     note = "lives w wife fu w cards clinic aug 14"
     assert unit_finds("date", note) == {"aug 14": Category.DATE}
     assert unit_finds("date", "dialysis mwf, last hd was sept 26 missed since") == {"sept 26": Category.DATE}
+    assert unit_finds("date", "sutures out oct 29. screener to see pt jan 9.") == {"oct 29": Category.DATE, "jan 9": Category.DATE}
+    assert unit_finds("date", "oct 3 mm thick, aug 2 x daily") == {}
     # "may", "mar" and "dec" stay words after an event: "uop dec 3 hrs", "clinic may 2"
     assert unit_finds("date", "seen in clinic may 2 wks ago, uop dec 3 hrs") == {}
 
@@ -146,3 +148,33 @@ def test_a_ratio_a_plus_before_a_finding_and_an_oxygen_share_read_the_numbers_be
     assert unit_finds("date", "BLOOD CX FROM 12/2 +GPC IN CLUSTERS 2/2 BOTTLES.") == {"12/2": Category.DATE}
     assert unit_finds("date", "sats 92 on 12/6 40%. hr 80s.") == {}
     assert unit_finds("date", "Nausea 2/10. IS 750.") == {}
+
+
+def test_a_month_above_its_day_is_a_date_without_a_cue(unit_finds):
+    # scores, grades, counts and fractions never exceed their total, so 11/3 can only be a day
+    assert unit_finds("date", "L RADIAL ART LINE 11/3. LBM PER WIFE ~11/5. CMV PCR SENT 11/7, PENDING.") == {
+        "11/3": Category.DATE,
+        "11/5": Category.DATE,
+        "11/7": Category.DATE,
+    }
+
+
+def test_ventilator_settings_with_the_first_number_higher_stay_settings(unit_finds):
+    text = "RESP: PS 10/5 X 2 HRS. BIPAP 12/6 OVERNIGHT. NIV 12/5 ON ARRIVAL. back on 12/6 40%. pain 7/10 -> 4/10."
+    assert unit_finds("date", text) == {}
+
+
+def test_a_day_a_score_could_be_out_of_is_a_date_unless_the_score_is_named(unit_finds):
+    assert unit_finds("date", "L MCA SYNDROME, LKW 1515 11/20, ARRIVED FROM OSH. START OF CARE 11/15.") == {
+        "11/20": Category.DATE,
+        "11/15": Category.DATE,
+    }
+    assert unit_finds("date", "MMSE 8/30, MoCA 12/30, GCS 9/15, Session 3/16 of the program.") == {}
+    assert unit_finds("date", "Plan: continue CPT, next session 4/23.") == {"4/23": Category.DATE}
+
+
+def test_a_cell_under_a_header_of_paired_readings_is_no_date(unit_finds):
+    table = "Tx | Date     | In   | BP pre | Ears R/L (TEED) | Notes\n3  | 07/17/24 | 0810 | 150/86 | 2/1             | aborted\n"
+    assert unit_finds("date", table) == {"07/17/24": Category.DATE}
+    table = "BED  | PATIENT   | D/C date | BARRIER\n4W   | ABERNATHY | 4/3      | SNF\n"
+    assert unit_finds("date", table) == {"4/3": Category.DATE}

@@ -284,3 +284,16 @@ def test_a_named_jail_is_a_facility(detect):
 def test_a_program_named_by_clinical_words_is_a_regimen_not_a_facility(detect):
     assert detect("NEUROGENIC BOWEL PROGRAM, DIG STIM W/ RESULTS.") == {}
     assert detect("Enrolled in the Riverbend Bowel Program last year.") == {"Riverbend Bowel Program": Category.HOSPITAL}
+
+
+def test_lower_case_homes_kidney_centers_and_shelters_after_a_place_preposition_are_facilities(detect):
+    text = "dialyzes m/w/f at riverside kidney center. accepted at birchwood behavioral health. found at open door shelter."
+    assert detect(text) == {
+        "riverside kidney center": Category.HOSPITAL,
+        "birchwood behavioral health": Category.HOSPITAL,
+        "open door shelter": Category.HOSPITAL,
+    }
+
+
+def test_a_lower_case_care_type_after_a_pronoun_or_an_article_is_no_facility(unit_finds):
+    assert unit_finds("facility", "d/c to home w/ home health. wants to go back to her group home. staff at the shelter called.") == {}

@@ -695,3 +695,68 @@ def test_a_name_before_a_devices_model_number_or_its_eye_is_the_device(detect):
     # a resident's year after a surname is no model number: the surname stays a name
     found = detect("K 5.9, PAGED RESIDENT OYELARAN R2, REPEAT SENT.")
     assert [category for text, category in found.items() if "OYELARAN" in text] == [Category.DOCTOR]
+
+
+_LOWER_NOTE_TAIL = " pt resting comfortably, vss, no acute events overnight, plan unchanged."
+
+
+def test_a_listed_name_no_word_is_a_name_in_a_lower_case_note(detect):
+    # in a note typed all in lower case, capitals carry no evidence: the name lists do, as on a line in capitals
+    text = "spoke w/ perfusion, teodoro on call tonight, flows 4.5." + _LOWER_NOTE_TAIL
+    assert detect(text)["teodoro"] in (Category.PATIENT, Category.DOCTOR)
+    text = "tsicu handoff: report on tomasz wierzbicki, mvc rollover." + _LOWER_NOTE_TAIL
+    assert "tomasz wierzbicki" in detect(text)
+
+
+def test_a_lone_name_english_uses_often_is_a_word_in_a_lower_case_note(detect):
+    text = "trach aspirate w/ normal flora. pt in a clean johnny, asked for graham crackers. retired mason." + _LOWER_NOTE_TAIL
+    assert detect(text) == {}
+    assert detect("etoh a glass of sherry nightly, ciwa 0." + _LOWER_NOTE_TAIL) == {}
+
+
+def test_the_same_names_in_mixed_case_are_left_to_cues(detect):
+    assert "teodoro" not in detect("Spoke w/ perfusion, teodoro on call tonight. Flows 4.5, no chatter.")
+
+
+def test_occupational_therapy_before_a_given_name_is_a_staff_cue(detect):
+    assert detect("fitting scheduled w/ ot heather. mood better, joking w/ staff." + _LOWER_NOTE_TAIL) == {"heather": Category.DOCTOR}
+    assert detect("OT EVAL DONE, REC REHAB. PT/OT TO FOLLOW. OT CONSULT PLACED.") == {}
+
+
+def test_a_given_name_that_is_a_word_after_a_role_and_is_names_the_staff_member(detect):
+    assert detect("night charge rn is ivy tonight. pt had 2 episodes svt at 2330, vagal w ice broke it.") == {"ivy": Category.DOCTOR}
+    assert detect("charge rn is aware of plan, rn is here at bedside, pt resting comfortably overnight.") == {}
+
+
+def test_a_given_name_that_is_a_word_before_a_surname_the_lists_take_is_part_of_the_name(detect):
+    assert detect("neuro icu admit note. hope castillo, sah hunt-hess 2, fisher 3." + _LOWER_NOTE_TAIL) == {"hope castillo": Category.PATIENT}
+    assert detect("NEURO ICU ADMIT. HOPE CASTILLO, SAH HUNT-HESS 2, FISHER 3, EVD OPEN AT 10.") == {"HOPE CASTILLO": Category.PATIENT}
+
+
+def test_a_surname_that_is_a_word_after_a_given_name_the_lists_take_is_part_of_the_name(detect):
+    assert detect("TRAUMA ICU HANDOFF - REPORT ON DESHAWN PRICE, HD 3 S/P MCC.") == {"DESHAWN PRICE": Category.PATIENT}
+    assert detect("GAVE TYLENOL. DESHAWN WALKED IN HALL, TOLERATED WELL.") == {"DESHAWN": Category.PATIENT}
+
+
+def test_a_priests_title_with_its_full_stop_names_him_but_a_catheters_french_size_names_no_one(detect):
+    assert detect("PARISH PRIEST FR. O'DRISCOLL COMING ON 0700 BOAT FOR ANOINTING.") == {"O'DRISCOLL": Category.PATIENT}
+    assert detect("16 FR FOLEY PLACED. 20 FR. CHEST TUBE TO SXN, DRAINING WELL.") == {}
+    assert detect("FAMILY REQUESTED PRIEST, FR. DONNELLY FROM PASTORAL CARE IN AT 1930.") == {"DONNELLY": Category.DOCTOR}
+
+
+def test_a_lower_case_dash_signature_closing_a_note_in_capitals_names_the_writer(detect):
+    assert detect("PT RESTING, FAMILY AT BEDSIDE, PLAN UNCHANGED.\n- tiff rn\n") == {"tiff": Category.DOCTOR}
+    assert detect("Pt resting, family at bedside.\n- c. page rn\n") == {"c. page": Category.DOCTOR}
+
+
+def test_the_shift_between_a_signature_and_its_credential_is_no_obstacle(detect):
+    assert detect("will pass on to day rn to keep regimen, pain controlled overnight.\n- ben, night rn\n") == {"ben": Category.DOCTOR}
+
+
+def test_the_admit_or_handoff_label_a_note_opens_on_names_the_patient_after_it(detect):
+    assert detect("ADMIT: KOVALENKO, MYKOLA FROM ED W/ NSTEMI, HEPARIN GTT.") == {"KOVALENKO, MYKOLA": Category.PATIENT}
+    assert detect("ADMIT: CHF EXACERBATION, ON BIPAP. HANDOFF: PT STABLE OVERNIGHT. ADMIT: NEW ONSET DKA.") == {}
+
+
+def test_a_listed_name_after_a_place_preposition_in_a_lower_case_note_is_the_place(detect):
+    assert detect("pt is a dairy farmer in hardwick, worried about his cows." + _LOWER_NOTE_TAIL) == {"hardwick": Category.LOCATION}

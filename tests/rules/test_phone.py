@@ -71,3 +71,21 @@ def test_a_local_number_with_an_extension_needs_no_phone_word(unit_finds):
     assert unit_finds("phone", "report to accepting rn at 555-0177 ext 318 before transport") == {"555-0177 ext 318": Category.PHONE}
     # a range of amounts times a count is no telephone
     assert unit_finds("phone", "plt goal 250-1000 x 2 doses") == {}
+
+
+def test_a_loose_separator_after_the_exchange_still_makes_a_phone(unit_finds):
+    text = "best # 617-555- 0107, at home (781) 555 - 0123, or 603 555- 0178"
+    assert unit_finds("phone", text) == {
+        "617-555- 0107": Category.PHONE,
+        "(781) 555 - 0123": Category.PHONE,
+        "603 555- 0178": Category.PHONE,
+    }
+
+
+def test_ranges_of_outputs_and_volumes_are_no_loose_phones(unit_finds):
+    assert unit_finds("phone", "UOP 200 400 - 1400. TV 450 500 - 2000. BP 120/80 110 - 1200 ML.") == {}
+
+
+def test_an_extension_in_capitals_and_a_number_sign_belong_to_a_local_number(unit_finds):
+    assert unit_finds("phone", "THEIR # 555-0103 EXT 12.") == {"555-0103 EXT 12": Category.PHONE}
+    assert unit_finds("phone", "facility nurse tammy # 555-0172 if questions") == {"555-0172": Category.PHONE}

@@ -54,7 +54,8 @@ def _age_sex_ok(text: str, m: re.Match[str]) -> bool:
 
 
 #: what before a number joined to F makes it a temperature ("TMAX 101F"), a size or a setting
-_NOT_AGE_BEFORE = re.compile(r"(?:\b(?:t|temp|tmax|tm|max|febrile|fever|afebrile|to|x|peep|ps|fio2|size|sz|room|rm|bed|bay|#)|[\d.°/:-])[ \t]*$", _I)
+#: (a colon only after a digit: "1:1 24F" is a ratio, "HPI: 24M w/ acne" a label)
+_NOT_AGE_BEFORE = re.compile(r"(?:\b(?:t|temp|tmax|tm|max|febrile|fever|afebrile|to|x|peep|ps|fio2|size|sz|room|rm|bed|bay|#)|[\d.°/-]|\d:)[ \t]*$", _I)
 
 _DISTANCE_BEFORE = re.compile(r"\b(?:amb|ambulat\w*|walk\w*|distance|gait|hallway|hall)\b[^.;\n]*$", _I)
 
@@ -80,6 +81,14 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         Category.AGE,
         re.compile(rf"\b{_AGE_N}[ \t]*-?[ \t]*(?:y/o|y\.o\.|y\.o|yo[mf]?|yow[mf]|yob[mf]|y/a|yoa)(?![a-z])", _I),
         score=0.95,
+        accept=_age_value_ok,
+    ),
+    # "71 YEARS F ADMITTED", "82 yrs, male": the years and the sex letter after them
+    PatternRule(
+        "years_sex",
+        Category.AGE,
+        re.compile(rf"\b{_AGE_N}[ \t]*-?[ \t]*(?:years?|yrs?)\.?(?=[ \t]*,?[ \t]*(?:[MF]|male|female|man|woman)\b(?!/))", _I),
+        score=0.9,
         accept=_age_value_ok,
     ),
     PatternRule(
@@ -162,7 +171,7 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         "age_sex_joined",
         Category.AGE,
         re.compile(
-            r"(?<![\w.,/:°+-])(?P<v>(?P<n>1[0-4]\d|[1-9]\d)[MFmf])(?=[ \t]*(?:,|[ \t](?:w/|s/p|h/o|c/o|p/w|"
+            r"(?<![\w.,/:°+-])(?P<v>(?P<n>1[0-4]\d|[1-9]\d)[MFmf])(?=[ \t]*(?:,|[ \t](?:w/|w(?=[ \t])|s/p|h/o|c/o|p/w|"
             r"(?:with|after|admitted|admit|presents|presenting|presented|brought|found|transferred|who|pmh|hx|from)\b)))",
             _I,
         ),

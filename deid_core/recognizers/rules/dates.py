@@ -18,6 +18,7 @@ from deid_core.recognizers.base import NoteContext
 from deid_core.recognizers.lexicon import default_lexicon, rule_list
 from deid_core.recognizers.rules.base import PatternRecognizer, PatternRule
 from deid_core.recognizers.rules.nearby import clause_before, line_after
+from deid_core.recognizers.tables import in_paired_column
 from deid_core.spans import Category, Span
 
 
@@ -33,7 +34,11 @@ _I = re.IGNORECASE
 _LOWER_MONTH_NEEDS_YEAR = rule_list("dates", "lowercase_months_needing_year")
 #: lowercase month forms that are also words ("may", "mar", "dec" for decreased, "march"): an event before them is no cue
 _LOWER_MONTH_WORDS = frozenset({"may", "mar", "dec", "march"})
-_COPULA_BEFORE = re.compile(r"\b(?:was|is|were|will[ \t]+be)[ \t]*$", re.IGNORECASE)
+#: a unit after the number makes it a measure, not a day ("oct 3 mm", "aug 2 x")
+_UNIT_AFTER_DAY = re.compile(
+    r"[ \t]*(?:%|[.:/]\d|(?:mm|cm|mg|mcg|ml|l|x|d|h|u|days?|hrs?|hours?|min|mins|units?|weeks?|wks?|mos?|months?|yrs?|years?)(?![a-z]))",
+    re.IGNORECASE,
+)
 
 
 def _month_case_ok(text: str, m: re.Match[str]) -> bool:
@@ -49,10 +54,9 @@ def _month_case_ok(text: str, m: re.Match[str]) -> bool:
         before = clause_before(text, m.start())
         if _MD_CUE_BEFORE.search(before):
             return True
-        # "fu w cards clinic aug 14", "last hd was sept 26": a month that is no word, with its day, after an event
-        return mon.lower() not in _LOWER_MONTH_WORDS and bool(m.groupdict().get("d")) and bool(
-            _MD_EVENT_BEFORE.search(before) or _COPULA_BEFORE.search(before)
-        )
+        # "sutures out oct 29", "bed avail dec 14" is no date ("dec" is decreased) but "screener to see pt jan 9" is:
+        # a month that is no word, with its day and no unit after that, whatever precedes it
+        return mon.lower() not in _LOWER_MONTH_WORDS and bool(m.groupdict().get("d")) and not _UNIT_AFTER_DAY.match(text, m.end())
     return True
 
 
@@ -378,10 +382,10 @@ _WEEKDAY_AFTER = re.compile(
 _MD_COURSE_DAY = re.compile(r"\bday[ \t]*#?[ \t]*$", _I)
 _MD_LINE_START_AFTER = re.compile(r"^[ \t]*(?::|-[ \t]|–|—|\))")
 _MD_TRAP_BEFORE = re.compile(
-    r"\b(?P<word>bp|b/p|blood[ \t]+pressures?|pressures?|peep|ps|psv|cpap|bipap|ipap|epap|vent|ventilator|settings?|simv|prvc|"
+    r"\b(?P<word>bp|b/p|blood[ \t]+pressures?|pressures?|peep|ps|psv|cpap|bipap|ipap|epap|niv|nippv|avaps|vent|ventilator|settings?|simv|prvc|"
     r"ac|strength|motor|power|pain|scores?|scored|grades?|reflex(?:es)?|ratio|dose|doses|tabs?|tablets?|rated|scale|"
     r"cp|chest[ \t]+pain|gcs|apgars?|murmur|dtrs?|vision|acuity|mmhg|sbp|dbp|fio2|spo2|weaned|wean|weaning|titrated|rass|cam|tof|twitch(?:es)?|"
-    r"train[ \t]+of[ \t]+(?:four|4)|ha|h/a|headache)\b[^/]*$",
+    r"train[ \t]+of[ \t]+(?:four|4)|ha|h/a|headache|mmse|moca|slums|nihss|braden|morse|phq-?9|gad-?7|ciwa|cows|(?<!next[ \t])(?<!last[ \t])sessions?)\b[^/]*$",
     _I,
 )
 _MD_TRAP_AFTER = re.compile(
@@ -418,6 +422,8 @@ def in_score_or_count(text: str, start: int, end: int) -> bool:
     "2/2 bottles", "vanco day 4/14"."""
     if _MD_TRAP_AFTER.match(line_after(text, end)):
         return True
+    if in_paired_column(text, start, end):
+        return True  # "Ears R/L (TEED) | 2/1": a table column of paired readings
     clause = clause_before(text, start)
     md = re.match(r"(\d{1,2})/(\d{1,2})", text[start:end])
     if md and _MD_COURSE_DAY.search(clause) and int(md.group(1)) <= int(md.group(2)):
@@ -449,8 +455,14 @@ class DateRecognizer(PatternRecognizer):
             return True
         if self._after_clinical_term(before, after, int(m.group("a")), int(m.group("b"))):
             return True
-        # "full duty 3/18": a day past 12 cannot be a month, and scores out of 20, 24 or 30 are left to the traps above
-        if int(m.group("b")) > 12 and int(m.group("b")) not in _SCORE_DENOMINATORS:
+        month, day = int(m.group("a")), int(m.group("b"))
+        # "full duty 3/18", "LKW 1515 11/20": a day past 12 cannot be a month; scores out of 15, 20, 24 or 30 are
+        # caught by the words before them (GCS 9/15, MMSE 8/30, session 3/16)
+        if day > 12:
+            return True
+        # "ART LINE 11/3", "LBM PER WIFE ~11/5": scores, grades, counts and fractions never exceed their total, so a
+        # first number above the second is a day, once the settings that do (PS 10/5, BiPAP 12/6) are trapped above
+        if month > day:
             return True
         if _MD_LINE_START.search(text[max(0, m.start() - 8) : m.start()]) and _MD_LINE_START_AFTER.match(after):
             return True

@@ -153,7 +153,10 @@ _LOWER_FACILITY = re.compile(
     r"(?:\b(?:at|from|to|in|via|agency|by)|@)[ \t]*(?P<name>(?P<head>(?!(?:from|into|onto|with|over)\b)[a-z][a-z-]{2,})(?:[ \t]+(?P<second>[a-z][a-z-]{2,}))??"
     r"(?:[ \t]+(?:community|memorial|regional|general|county|university))?"
     r"[ \t]+(?:(?:acute[ \t]+)?rehab(?:ilitation)?(?:[ \t]+(?:center|hosp(?:ital)?))?|dialysis(?:[ \t]+(?:center|unit))?|hosp(?:ital)?"
-    r"|medical(?:[ \t]+(?:center|ctr))?|family[ \t]+practice|recovery(?:[ \t]+(?:center|clinic))?|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center|(?:and|&)[ \t]+rehab)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial|regional|hospice|f?qhc|chc|(?:va[ \t]+)?clc))(?![\w-])"
+    r"|medical(?:[ \t]+(?:center|ctr))?|family[ \t]+practice|recovery(?:[ \t]+(?:center|clinic))?|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center|(?:and|&)[ \t]+rehab)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial|regional|hospice|f?qhc|chc|(?:va[ \t]+)?clc"
+    # the care a patient lives in or returns to between stays, typed in lower case as its title-case type words are
+    r"|kidney[ \t]+center|behavioral[ \t]+health(?:[ \t]+(?:center|hospital))?|group[ \t]+home|home[ \t]+(?:care|health)|visiting[ \t]+nurses?"
+    r"|care[ \t]+center|infusion[ \t]+(?:center|services|partners)|(?:residential[ \t]+)?treatment[ \t]+center|shelter))(?![\w-])"
 )
 _NOT_LOWER_HEADS = rule_list("facilities", "not_lower_heads")
 #: a disposition and the preposition of where it sends the patient: "referral to", "accepted at", "tx'd from"

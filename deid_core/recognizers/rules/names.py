@@ -80,6 +80,12 @@ _ED_NOT_PAST = rule_list("names", "ed_not_past")
 _INFLECTIONS = ("s", "es", "ed", "d", "ing")
 #: words before a noun, never before a name typed where case says nothing ("have the dr call in am": the title too)
 _DETERMINERS = frozenset({"the", "a", "an", "her", "his", "their", "my", "your", "our", "its", "this", "that", "these", "those"})
+#: before a word typed in lower case, the prepositions that only a place follows
+_PLACE_PREPOSITIONS = frozenset({"in", "near", "past", "outside"})
+#: a priest who is the hospital's own, not the family's
+_HOSPITAL_CLERGY = re.compile(r"\b(?:chaplain|chaplaincy|pastoral[ \t]+care|spiritual[ \t]+care)\b", re.I)
+#: before a lone lower-case word, what makes it a noun: "the marina", "a glass of sherry"
+_NOUN_BEFORE = _DETERMINERS | {"of", "some", "any", "no"}
 _NO_VERB_AFTER_MODAL = frozenset({"in", "at", "here", "there", "aware", "present", "and", "is", "was", "has", "on", "from"})
 _DOCTOR_TITLE_SET = frozenset(t.lower() for t in DOCTOR_TITLES)
 _CREDENTIAL_SET = frozenset(c.replace(".", "") for c in CREDENTIALS) | frozenset(CREDENTIALS)
@@ -101,6 +107,9 @@ def _child_life_at(tokens: Sequence[Token], k: int) -> bool:
     return tokens[k].lower == "child" and k + 1 < len(tokens) and tokens[k + 1].lower == "life"
 
 
+#: a lone listed name typed in a lower-case note is a guess only when English text uses it less often than this
+#: (wordfreq's share of words, names included): "teodoro", "lizette", "pruett" but not "porter", "mason", "graham"
+LOWER_NOTE_SINGLE_NAME_FREQ = 5e-6
 #: words that make a kind of relation of the relation word after them ("foster mom", "birth father")
 _RELATION_QUALIFIERS = frozenset({"foster", "birth", "biological", "bio", "adoptive", "step", "host", "legal", "surrogate", "kinship"})
 _IN_LAW = re.compile(r"[ \t]+in[ \t]+law\b", re.I)
@@ -115,7 +124,7 @@ _HOME_CUE_BEFORE = re.compile(
     re.I,
 )
 #: name rules that guess from the lists alone, with no cue for the category
-GUESS_RULES = frozenset({"listed", "inverted"})
+GUESS_RULES = frozenset({"listed", "inverted", "place_lower"})
 #: what opens and closes a nickname written inside a name
 _NICK_OPEN = frozenset({' "', " (", " “", " '", " ‘"})
 _NICK_CLOSE = frozenset({'" ', ") ", "” ", "' ", "’ "})
@@ -139,7 +148,7 @@ _DOCTOR_ROLES = (
     r"|(?:requesting|ordering|admitting|discharging)(?=[ \t]*:)"
     r"|charge[ \t]+nurse|primary[ \t]+nurse|bedside[ \t]+nurse|dentist|optometrist|ophthalmologist|podiatrist|chiropractor|counselor"
     r"|counsellor|paramedic|medic|emt|interpreter|interp|translator|doula|investigator|coordinator|navigator|cna|pct|lpn|lvn|aide|rph|pharmd"
-    r"|slp|crew|attn|assessor|examiner|specialist|technician|advocate|liaison|supervisor|phlebotomist|hygienist|cnm"
+    r"|slp|(?<![-/])ot|crew|attn|assessor|examiner|specialist|technician|advocate|liaison|supervisor|phlebotomist|hygienist|cnm"
     r"|(?:off|on)[- ]?going(?=[ \t]*:)|oncoming|relieving|receiving(?:[ \t]+(?:nurse|rn|md|physician))?|lab[ \t]+tech|mls|mlt|np-c|fnp|aprn|crnp"
     r"|adjuster|case[ \t]+mgr|psychometrist|scheduler|receptionist|unit[ \t]+clerk|ward[ \t]+clerk|house[ \t]+supervisor"
     r"|case[ \t]*worker|secretary|pi(?:[ \t]+signature)?|principal[ \t]+investigator|vaccinator"
@@ -168,7 +177,9 @@ _PATIENT_HEADER = re.compile(
     r"|father(?:['’]s[ \t]+name)?|spouse|responsible[ \t]+party|resident[ \t]+name|patient[ \t]+id[ \t]+name"
     # what other registers call the person the note is about
     r"|veteran|inmate|offender|decedent|deceased|claimant|examinee|employee|student|donor|recipient|applicant|passenger"
-    r"|travell?er|athlete|infant|newborn|consumer|service[ \t]+member|beneficiary|enrollee|participant|nombre|paciente)"
+    r"|travell?er|athlete|infant|newborn|consumer|service[ \t]+member|beneficiary|enrollee|participant|nombre|paciente"
+    # the label a nursing note opens on before the person it is about: "ADMIT: KOVALENKO, MYKOLA", "handoff: xu wenjing"
+    r"|admit|hand-?off)"
     r"[ \t]*(?:\([^()\n]{1,30}\)[ \t]*)?[:#][ \t]*",
     _I | re.MULTILINE,
 )
@@ -332,7 +343,7 @@ _ROLE_QUALIFIERS = frozenset(
 _ROLE_UNITS = r"(?:cath[ \t]+lab|ir|icu|micu|sicu|ccu|cvicu|nicu|picu|er|ed|pacu|or|dialysis|hd|wound|iv|picc|vascular[ \t]+access|endo|l&d)"
 _STAFF_ROLE = (
     r"(?:" + _ROLE_UNITS + r"[ \t]+)?(?:(?:" + alternation(_ROLE_QUALIFIERS) + r")[ \t]+)?"
-    r"(?:rn|rt|rrt|np|pa|cna|lpn|tech|sw|cm|pharmacist|therapist|interpreter|chaplain|nurse)\b(?![/-])"
+    r"(?:rn|rt|rrt|np|pa|cna|lpn|tech|sw|cm|ot|slp|pharmacist|therapist|interpreter|chaplain|nurse)\b(?![/-])"
 )
 _NAME_BEFORE_ROLE = re.compile(
     r"\b(?:per|by|w/|with|called|paged|d/w|spoke[ \t]+(?:with|to))[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]+(?:\([ \t]*)?" + _STAFF_ROLE, re.I
@@ -717,9 +728,9 @@ class NameRecognizer(RuleRecognizer):
                     and allow_inverted
                     and not inverted
                     and count <= 3
-                    and tok.capitalised
+                    and (tok.capitalised or (tok.shape == prev.shape == "lower" and tok.caseless))
                     and (tok.shape == prev.shape or tok.shape == "initial" or self._listed(tok, listed))
-                ):  # "Lopez, Maria" and "LOPEZ, MARIA", but not "Tremblay, RAMQ"
+                ):  # "Lopez, Maria", "LOPEZ, MARIA" and, in a note typed in lower case, "wojcik, dorota"; not "Tremblay, RAMQ"
                     inverted = True
                 else:
                     break
@@ -913,7 +924,9 @@ class NameRecognizer(RuleRecognizer):
                 short = low in ("dr", "mr", "mrs", "ms")
                 spoken = low in ("doctor", "doctora") and tok.shape == "lower" and self._rare_lower_name_at(tokens, idx + 1)
                 # "her pastor, rev. okwuosa": a title written short with its full stop is one in lower case too
-                dotted = low in ("rev", "prof") and after.startswith(".") and tok.shape == "lower"
+                dotted = low in ("rev", "prof", "fr") and after.startswith(".") and tok.shape == "lower"
+                if low == "fr" and (not after.startswith(".") or text[max(0, tok.start - 2) : tok.start].strip()[-1:].isdigit()):
+                    continue  # "16 FR FOLEY", "20 fr. chest tube": a catheter's French size; a priest's title has its full stop
                 if not (short or spoken or dotted) and (tok.shape == "lower" or (tok.shape == "upper" and not tok.line_caps)):
                     continue
                 nxt = tokens[idx + 1] if idx + 1 < len(tokens) else None
@@ -937,6 +950,8 @@ class NameRecognizer(RuleRecognizer):
                 ):
                     continue  # "have the dr call in am": after an article the title is a common noun
                 category = Category.DOCTOR if low in _DOCTOR_TITLE_SET else Category.PATIENT
+                if low == "fr" and _HOSPITAL_CLERGY.search(text, max(0, tok.start - 30), min(len(text), tok.end + 60)):
+                    category = Category.DOCTOR  # "chaplain fr. dominic", "FR. DONNELLY FROM PASTORAL CARE": the hospital's priest
                 mode = "lower_rest_strict" if spoken else "title_lower" if tok.shape == "lower" else "title"
                 if dotted and idx + 1 < len(tokens) and self.lexicon.is_common_word(tokens[idx + 1].lower):
                     continue  # "prof. development"
@@ -1027,7 +1042,8 @@ class NameRecognizer(RuleRecognizer):
             forward(m.end(), Category.DOCTOR, "header", 0.9 if header else 0.8, "doctor_cue", inverted=True)
             if len(out) > found and not header and self._ordinary_words(text, tokens, out[-1]):
                 out.pop()  # "SW GAVE LIST", "CONFIRMED BY XRAY": after a role with no colon, ordinary words name no one
-            if len(out) == found and not header:
+            # "night charge rn is ivy": "is" between the role and the word reads as a sentence, not a field label
+            if len(out) == found and (not header or m.group("colon").lower() == "is"):
                 run = self._staff_given_name(text, tokens, m.end(), listed)
                 if run:
                     out.append(self._span(text, tokens, run, Category.DOCTOR, 0.8, "staff_given_name"))
@@ -1125,15 +1141,20 @@ class NameRecognizer(RuleRecognizer):
                 continue  # a modal is the name only where no verb follows it ("may from the float pool")
             if self._word_given_name(tokens[k]):
                 out.append(NameCandidate(m.start("name"), m.end("name"), Category.DOCTOR, 0.85, "name_before_role"))
-        if tokens and tokens[0].note_lower:
-            # "barbara j. parrilli bsn/rn", "report given to kathy rn": a credential typed in lower case
-            for m in _LOWER_CREDENTIAL.finditer(text):
+        if tokens:
+            # "barbara j. parrilli bsn/rn", "report given to kathy rn": a credential typed in lower case, in a note
+            # typed so or on its last line ("e. tremblay-nguyen rn" signing a note in capitals)
+            last_line = text.rstrip().rfind("\n") + 1
+            for m in _LOWER_CREDENTIAL.finditer(text, 0 if tokens[0].note_lower else last_line):
                 k = self._token_index_at(tokens, m.start()) - 1
+                cred_start = m.start()
+                if k > 0 and tokens[k].lower in _ROLE_QUALIFIERS and text[tokens[k - 1].end : tokens[k].start].strip(" \t") in ("", ","):
+                    cred_start, k = tokens[k].start, k - 1  # "- ben, night rn": the shift or kind of nurse before the credential
                 if k < 0:
                     continue
                 initial = len(tokens[k].text) == 1 and tokens[k].text.isalpha() and k > 0 and self._gap(text, tokens[k - 1], tokens[k]) == " "
                 bracketed = text[tokens[k].end : m.start()].strip(" \t") == "(" and text[m.end() : m.end() + 1] == ")"
-                if text[tokens[k].end : m.start()].strip(" \t," + ("." if initial else "")) != "" and not bracketed:
+                if text[tokens[k].end : cred_start].strip(" \t," + ("." if initial else "")) != "" and not bracketed:
                     continue
                 run = self.run_backward(text, tokens, k - 1 if initial else k, listed)
                 signed = None if run or initial else self._signature_start(text, tokens[k], m.end())
@@ -1318,7 +1339,7 @@ class NameRecognizer(RuleRecognizer):
             return "I"
         if tok.shape == "lower" and tok.lower in NAME_PARTICLES:
             return "P"
-        if not tok.capitalised or len(tok.text) < 2:
+        if not (tok.capitalised or (tok.note_lower and tok.shape == "lower")) or len(tok.text) < 2:
             return "X"
         low = tok.lower
         if lex.is_stop(low) or lex.is_eponym(low) or low in FUNCTION_WORDS or low in _RELATION_SET:
@@ -1386,6 +1407,61 @@ class NameRecognizer(RuleRecognizer):
             # "LOPEZ, MARIA" / "Lopez, Maria" between two listed names
             i = j + 1
         out.extend(self._inverted(text, tokens, covered, listed))
+        out.extend(self._lower_note_names(text, tokens, covered, listed))
+        return out
+
+    def _lower_note_names(self, text: str, tokens: Sequence[Token], covered: set[int], listed: set[tuple[int, int]]) -> list[NameCandidate]:
+        """``teodoro on call tonight``: in a note typed all in lower case, a run of listed names that are no
+        English, clinical or stop word is judged as a run of capitalised words would be on a line in capitals."""
+        if not tokens or not tokens[0].note_lower:
+            return []
+        lex = self.lexicon
+        out: list[NameCandidate] = []
+        seg: list[int] = []
+
+        def flush() -> None:
+            if seg:
+                found = self._judge(text, tokens, list(seg), listed)
+                if seg[0] > 0 and tokens[seg[0] - 1].lower in _PLACE_PREPOSITIONS:
+                    # "a dairy farmer in hardwick", "lives out past harlan": after a place's preposition, the place
+                    found = [NameCandidate(c.start, c.end, Category.LOCATION, c.score, "place_lower") for c in found]
+                out.extend(found)
+                seg.clear()
+
+        def named(tok: Token) -> bool:
+            low = tok.lower
+            return (
+                tok.shape == "lower"
+                and tok.start not in covered
+                and len(low) >= 4
+                and tok.text.isalpha()
+                and (self._listed(tok, listed) or lex.is_name(low))
+                and not self._is_word(low)
+                and not lex.is_eponym(low)
+                and low not in _RELATION_SET
+                and low not in _DOCTOR_TITLE_SET
+                and low not in _PATIENT_TITLE_SET
+            )
+
+        for k, tok in enumerate(tokens):
+            # "hope castillo": a given name that is a word joins the run when a name follows it (``_judge`` decides)
+            given_word = (
+                not seg
+                and k + 1 < len(tokens)
+                and tok.shape == "lower"
+                and tok.start not in covered
+                and self._mark(tok, listed) == "A"
+                and lex.is_first(tok.lower)
+                and self._gap(text, tok, tokens[k + 1]) == " "
+                and named(tokens[k + 1])
+            )
+            if named(tok) and seg and self._gap(text, tokens[seg[-1]], tok) != " ":
+                flush()
+            if named(tok) or given_word:
+                seg.append(k)
+            else:
+                flush()
+        flush()
         return out
 
     def _relation_after_run(self, text: str, tokens: Sequence[Token], i: int, j: int) -> NameCandidate | None:
@@ -1424,7 +1500,7 @@ class NameRecognizer(RuleRecognizer):
             return []
         lex = self.lexicon
         last_tok = tokens[seg[-1]]
-        caps = tokens[seg[0]].line_caps
+        caseless = tokens[seg[0]].caseless
         if followed_by_eponym_trigger(text, last_tok.end) or (len(seg) > 1 and last_tok.lower in EPONYM_TRIGGERS):
             return []  # "SALEM SUMP", "Murphy's sign": a name before a device or a sign is an eponym
         if len(seg) == 1 and after_eponym_modifier(text, last_tok.start):
@@ -1433,34 +1509,52 @@ class NameRecognizer(RuleRecognizer):
             return []  # "Lund and Browder chart", "Grey Turner sign": two names that together are one eponym
         core = [m for m in marks if m not in "PI"]
         shapes = {tokens[k].shape for k, m in zip(seg, marks) if m not in "PI"}
-        if not caps and "upper" in shapes and len(shapes) > 1:
+        if not caseless and "upper" in shapes and len(shapes) > 1:
             return []  # "Prescriber DEA": an acronym next to a word, not a name
         names = [m for m in core if m in "FL"]
         if len(core) == 1 and marks[0] == "I" and core[0] in "FL" and lex.is_strong_name(last_tok.lower):
             # "L. Powell is a 97-year-old", "C. da Paz": an initial and a surname
             return [self._candidate(text, tokens, seg[0], seg[-1], 0.7)]
         if 2 <= len(core) <= 4:
-            if caps and _SCORE_AFTER.match(text, last_tok.end):
+            if caseless and _SCORE_AFTER.match(text, last_tok.end):
                 return []  # "HUNT HESS 3", "SPETZLER MARTIN 2": in capitals, two names and a grade are a scale
             strong = [m for m in core if m in "FLU"]
-            if len(strong) >= 2 and names and not (caps and not all(m in "FLIP" for m in marks)):
+            if len(strong) >= 2 and names and not (caseless and not all(m in "FLIP" for m in marks)):
                 return [self._candidate(text, tokens, seg[0], seg[-1], 0.7)]
-            if len(strong) >= 2 and "A" in core and not caps:
+            if len(strong) >= 2 and "A" in core and not caseless:
                 return [self._candidate(text, tokens, seg[0], seg[-1], 0.55)]
+        if len(seg) == 2 and self._gap(text, tokens[seg[0]], last_tok) == " " and self._word_beside_name(tokens[seg[0]], last_tok, marks):
+            return [self._candidate(text, tokens, seg[0], seg[-1], 0.6)]
         # single listed names that are rarely anything else
         out = []
         for k, mark in zip(seg, marks):
             tok = tokens[k]
             if mark not in "FL" or not lex.is_strong_name(tok.lower):
                 continue
-            if (caps or tok.shape == "upper") and lex.census_share(tok.lower) < 2e-5:
+            if (caseless or tok.shape == "upper") and lex.census_share(tok.lower) < 2e-5:
                 continue
             if tok.shape == "upper" and (not tok.line_caps or len(tok.text) < 4):
+                continue
+            if tok.note_lower and (lex.frequency(tok.lower) >= LOWER_NOTE_SINGLE_NAME_FREQ or (k > 0 and tokens[k - 1].lower in _NOUN_BEFORE)):
+                # "normal flora", "a clean johnny", "foster home", "a glass of sherry": typed in lower case, a name
+                # English text uses often, or one after an article or "of", is a word
                 continue
             if followed_by_eponym_trigger(text, tok.end) or _SCORE_AFTER.match(text, tok.end):
                 continue
             out.append(self._candidate(text, tokens, k, k, 0.5))
         return out
+
+    def _word_beside_name(self, first: Token, last: Token, marks: list[str]) -> bool:
+        """``hope castillo``, ``DESHAWN PRICE``: a given name that is also a word before a surname the lists alone
+        take, or a surname that is also a word after such a given name, belongs to the name beside it."""
+        lex = self.lexicon
+        if marks == ["A", "L"]:
+            word, name, word_is = first.lower, last.lower, lex.is_first
+        elif marks == ["F", "A"]:
+            word, name, word_is = last.lower, first.lower, lex.is_last
+        else:
+            return False
+        return word_is(word) and not lex.is_clinical(word) and lex.is_strong_name(name)
 
     def _candidate(self, text: str, tokens: Sequence[Token], a: int, b: int, score: float) -> NameCandidate:
         cand = self._span(text, tokens, (a, b), Category.PATIENT, score, "listed")

@@ -16,7 +16,7 @@ from deid_core.spans import Category
 _I = re.IGNORECASE
 
 
-_EXT_REQUIRED = r"[ \t]*,?[ \t]*(?:x|ext\.?|extension|#)[ \t]*\d{1,6}(?!\d)"
+_EXT_REQUIRED = r"[ \t]*,?[ \t]*(?i:x|ext\.?|extension|#)[ \t]*\d{1,6}(?!\d)"
 _EXT = rf"(?:{_EXT_REQUIRED})?"
 #: an extension spelt as one ("ext 230"), where "x 2" may count times
 _EXT_WORD = re.compile(r"ext", re.I)
@@ -25,6 +25,8 @@ _PHONE_LABEL_LONG = (
     r"\b(?:phone|ph|t[ée]l|t[ée]l[ée]phone|telephone|cell|cellphone|mobile|mob|home|work|fax|facsimile|contact|call(?:ed)?|reach(?:ed)?|text|number)"
 )
 _PHONE_LABEL_SHORT = r"\b(?:pager|pgr|beeper|bpr|bleep|blp|page|paged|ext|extension)"
+#: "their # 555-0103": a number sign right before a local number
+_NUMBER_SIGN_BEFORE = re.compile(r"#[ \t]*\Z")
 _PHONE_WORDS_BEFORE = re.compile(
     r"\b(?:phone|phoned|ph|t[ée]l|telephone|cell|cellphone|mobile|mob|call|called|calling|reach|reached|contact|text|texted|fax|faxed|ring|"
     r"pager|beeper|bleep|page|paged|number|voicemail|vm|line|hotline|home|work|office)\b[^\n]{0,30}$",
@@ -185,11 +187,17 @@ _PHONE_RULES = _PHONE_RULES + (
         score=0.75,
         accept=_spaced_trunk_ok,
     ),
-    # "212- 476- 8356", "410 / 202 6694": a US number typed with loose separators, spaces around them
+    # "212- 476- 8356", "410 / 202 6694", "617-555- 0107", "(781) 555 - 0123": a US number typed with loose
+    # separators, spaces around one of them
     PatternRule(
         "nanp_spaced",
         Category.PHONE,
-        re.compile(r"(?<![\w.+/-])\(?[2-9]\d{2}\)?(?:[ \t]*[-./][ \t]+|[ \t]+[-./][ \t]*)[2-9]\d{2}[ \t]*[-./]?[ \t]*\d{4}(?![\w/-]|[.,]\d)"),
+        re.compile(
+            r"(?<![\w.+/-])(?:\(?[2-9]\d{2}\)?(?:[ \t]*[-./][ \t]+|[ \t]+[-./][ \t]*)[2-9]\d{2}[ \t]*[-./]?[ \t]*"
+            # the loose separator second: after an area code in brackets, or a dash typed against the exchange
+            r"|\([2-9]\d{2}\)[ \t]*[2-9]\d{2}[ \t]*[-.][ \t]*|[2-9]\d{2}[ \t]*[-./]?[ \t]*[2-9]\d{2}-[ \t]+)"
+            r"\d{4}(?![\w/-]|[.,]\d)"
+        ),
         score=0.8,
         accept=_not_id_labelled,
     ),
@@ -200,7 +208,8 @@ _PHONE_RULES = _PHONE_RULES + (
         Category.PHONE,
         re.compile(r"(?<![\w./:(-])(?<!\) )(?<![\d)][ \t])(?:\([2-9]\d{2}\)[ \t-]?|[2-9]\d{2}-)\d{4}(?:(?P<ext>" + _EXT_REQUIRED + r")|(?![\w/-]|[.,]\d))"),
         score=0.75,
-        accept=lambda text, m: (_EXT_WORD.search(m.group("ext") or "") or _bare_phone_ok(text, m)) and _not_id_labelled(text, m),
+        accept=lambda text, m: (_EXT_WORD.search(m.group("ext") or "") or _bare_phone_ok(text, m) or _NUMBER_SIGN_BEFORE.search(text, 0, m.start()))
+        and _not_id_labelled(text, m),
     ),
     # "call after rounds x4-5521": an internal extension with its exchange digit
     PatternRule(
