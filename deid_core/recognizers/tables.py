@@ -164,18 +164,19 @@ _DATE_WORD = re.compile(r"\b(?:dates?|dos|edd|days?)\b", re.I)
 
 
 def in_paired_column(text: str, start: int, end: int) -> bool:
-    """Is ``text[start:end]`` a whole cell under a header naming a pair of readings (``Ears R/L | 2/1``), not a date?"""
-    header = column_header(text, start, end)
+    """Is ``text[start:end]`` a whole cell under a header naming a pair of readings (``Ears R/L | 2/1``), not a date?
+    Only pipe and tab tables count: a line of prose with two commas is no row."""
+    header = column_header(text, start, end, separators=("|", "\t"))
     return bool(header) and bool(_PAIRED_HEAD.search(header)) and not _DATE_WORD.search(header)
 
 
-def column_header(text: str, start: int, end: int) -> str | None:
+def column_header(text: str, start: int, end: int, separators: tuple[str, ...] = ("|", "\t", ",")) -> str | None:
     """The header of the table column whose cell is exactly ``text[start:end]``, else None."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line = text[line_start : line_end if line_end >= 0 else len(text)]
     sep = _separator(line)
-    if sep is None:
+    if sep not in separators:
         return None
     column = next((k for k, (a, b) in enumerate(_split(line, line_start, sep)) if (a, b) == (start, end)), None)
     if column is None:

@@ -208,7 +208,7 @@ _PHONE_RULES = _PHONE_RULES + (
         Category.PHONE,
         re.compile(r"(?<![\w./:(-])(?<!\) )(?<![\d)][ \t])(?:\([2-9]\d{2}\)[ \t-]?|[2-9]\d{2}-)\d{4}(?:(?P<ext>" + _EXT_REQUIRED + r")|(?![\w/-]|[.,]\d))"),
         score=0.75,
-        accept=lambda text, m: (_EXT_WORD.search(m.group("ext") or "") or _bare_phone_ok(text, m) or _NUMBER_SIGN_BEFORE.search(text, 0, m.start()))
+        accept=lambda text, m: (_EXT_WORD.search(m.group("ext") or "") or _bare_phone_ok(text, m) or _NUMBER_SIGN_BEFORE.search(text, max(0, m.start() - 4), m.start()))
         and _not_id_labelled(text, m),
     ),
     # "call after rounds x4-5521": an internal extension with its exchange digit
