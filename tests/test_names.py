@@ -214,7 +214,9 @@ def test_punctuation_and_whitespace_are_kept_exactly(names, text):
 def test_separators_survive_any_composition(names, words, seps):
     text = words[0] + "".join(s + w for s, w in zip(seps, words[1:]))
     expected = names.replace(words[0]) + "".join(s + names.replace(w) for s, w in zip(seps, words[1:]))
-    assert names.replace(text) == expected
+    # the bijection alone: under some keys one word's surrogate is another word drawn here ("Alycia Chrissie"),
+    # which the note's clash guard masks (pinned in test_name_bijection.py), not what this test is about
+    assert names.replace(text, note_names=NO_OTHER_NAMES) == expected
     assert _skeleton(expected) == _skeleton(text)
 
 
