@@ -166,12 +166,12 @@ _DATE_WORD = re.compile(r"\b(?:dates?|dos|edd|days?)\b", re.I)
 def in_paired_column(text: str, start: int, end: int) -> bool:
     """Is ``text[start:end]`` a whole cell under a header naming a pair of readings (``Ears R/L | 2/1``), not a date?
     Only pipe and tab tables count: a line of prose with two commas is no row."""
-    header = column_header(text, start, end, separators=("|", "\t"))
+    header = _column_header(text, start, end, ("|", "\t"))
     return bool(header) and bool(_PAIRED_HEAD.search(header)) and not _DATE_WORD.search(header)
 
 
-def column_header(text: str, start: int, end: int, separators: tuple[str, ...] = ("|", "\t", ",")) -> str | None:
-    """The header of the table column whose cell is exactly ``text[start:end]``, else None."""
+def _column_header(text: str, start: int, end: int, separators: tuple[str, ...]) -> str | None:
+    """The header of the table, split by one of ``separators``, whose column has ``text[start:end]`` as a whole cell."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line = text[line_start : line_end if line_end >= 0 else len(text)]

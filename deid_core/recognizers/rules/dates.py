@@ -453,9 +453,9 @@ class DateRecognizer(PatternRecognizer):
             return False
         if _MD_CUE_BEFORE.search(before) or _MD_EVENT_BEFORE.search(before) or _MD_EVENT_AFTER.match(after):
             return True
-        if self._after_clinical_term(before, after, int(m.group("a")), int(m.group("b"))):
-            return True
         month, day = int(m.group("a")), int(m.group("b"))
+        if self._after_clinical_term(before, after, month, day):
+            return True
         # "full duty 3/18", "LKW 1515 11/20": a day past 12 cannot be a month; scores out of 15, 20, 24 or 30 are
         # caught by the words before them (GCS 9/15, MMSE 8/30, session 3/16)
         if day > 12:

@@ -1443,21 +1443,22 @@ class NameRecognizer(RuleRecognizer):
                 and low not in _PATIENT_TITLE_SET
             )
 
+        is_named = [named(tok) for tok in tokens]
         for k, tok in enumerate(tokens):
             # "hope castillo": a given name that is a word joins the run when a name follows it (``_judge`` decides)
             given_word = (
                 not seg
                 and k + 1 < len(tokens)
+                and is_named[k + 1]
                 and tok.shape == "lower"
                 and tok.start not in covered
                 and self._mark(tok, listed) == "A"
                 and lex.is_first(tok.lower)
                 and self._gap(text, tok, tokens[k + 1]) == " "
-                and named(tokens[k + 1])
             )
-            if named(tok) and seg and self._gap(text, tokens[seg[-1]], tok) != " ":
+            if is_named[k] and seg and self._gap(text, tokens[seg[-1]], tok) != " ":
                 flush()
-            if named(tok) or given_word:
+            if is_named[k] or given_word:
                 seg.append(k)
             else:
                 flush()
