@@ -297,3 +297,39 @@ def test_lower_case_homes_kidney_centers_and_shelters_after_a_place_preposition_
 
 def test_a_lower_case_care_type_after_a_pronoun_or_an_article_is_no_facility(unit_finds):
     assert unit_finds("facility", "d/c to home w/ home health. wants to go back to her group home. staff at the shelter called.") == {}
+
+
+def test_tribal_and_federal_clinics_and_family_practices_typed_in_lower_case_are_facilities(detect):
+    text = "transferred from canyon wells ihs. followed at rocky wash health ctr. pcp at north fork family medicine."
+    assert detect(text + LOWER_TAIL) == {
+        "canyon wells ihs": Category.HOSPITAL,
+        "rocky wash health ctr": Category.HOSPITAL,
+        "north fork family medicine": Category.HOSPITAL,
+    }
+
+
+def test_a_named_pharmacy_typed_in_lower_case_is_a_facility_but_a_kind_of_pharmacy_is_not(detect):
+    assert detect("meds filled at redwood pharmacy." + LOWER_TAIL) == {"redwood pharmacy": Category.HOSPITAL}
+    assert detect("sent to inpatient pharmacy, uses mail order pharmacy, via compounding pharmacy." + LOWER_TAIL) == {}
+
+
+def test_a_less_frequent_word_before_a_hospitals_type_word_heads_its_name_but_a_kind_of_hospital_does_not(detect):
+    assert detect("transfer from mercy regional, then from valley general ed." + LOWER_TAIL) == {
+        "mercy regional": Category.HOSPITAL,
+        "valley general": Category.HOSPITAL,
+    }
+    assert detect("plan transfer to larger hospital. from critical access hospital. sent from big hospital." + LOWER_TAIL) == {}
+    assert detect("invited to spring memorial service next week." + LOWER_TAIL) == {}
+
+
+def test_a_saints_given_name_after_st_without_its_full_stop_in_capitals_is_a_facility_where_the_patient_comes_from(detect):
+    assert detect("CAME FROM ST JOES. SEEN AT ST ANNE ER 2 DAYS AGO.") == {"ST JOES": Category.HOSPITAL, "ST ANNE": Category.HOSPITAL}
+    # sinus tachycardia and speech therapy
+    assert detect("CONVERTED FROM ST TO SR. REFERRAL TO ST FOR SWALLOW EVAL.") == {}
+
+
+def test_a_name_many_hospitals_share_is_the_hospital_where_an_earlier_stay_was(detect):
+    assert detect("LAST ADMIT AT GOOD SAM. HOSPITALIZED AT PRESBY IN MAY.") == {
+        "GOOD SAM": Category.HOSPITAL,
+        "PRESBY": Category.HOSPITAL,
+    }

@@ -132,6 +132,34 @@ def test_a_given_name_that_is_also_a_word_names_the_staff_member_after_a_role_or
     assert unit_finds("names", "d/w charge nurse re: bed") == {}
 
 
+def test_a_given_name_that_is_a_word_after_pt_is_the_patient_when_what_a_person_says_or_does_follows(unit_finds):
+    assert unit_finds("names", "pt rose states pain 4/10. overnight pt ruby slept in 2 hr stretches.") == {
+        "rose": Category.PATIENT,
+        "ruby": Category.PATIENT,
+    }
+    assert unit_finds("names", "pt rose to chair w/ 2 assist. pt will states need for pain meds.") == {}
+
+
+def test_a_hand_off_report_on_a_person_names_the_patient(unit_finds):
+    assert unit_finds("names", "REPORT ON ROSE - S/P L MASTECTOMY W/ JP X2.") == {"ROSE": Category.PATIENT}
+    # a word after the name that no list holds and English does not use joins it
+    assert unit_finds("names", "bmt handoff. report on xu wenjing, day -1 rest day.") == {"xu wenjing": Category.PATIENT}
+    assert unit_finds("names", "report on labs given, report on new admit to charge.") == {}
+
+
+def test_the_units_own_staff_as_nurses_shorten_them_are_roles_before_a_given_name(unit_finds):
+    note = "charge dawn aware, will page resident. pca sky helped w/ bath. house sup faith notified. unit sec ruby called family."
+    assert unit_finds("names", note) == {"dawn": Category.DOCTOR, "sky": Category.DOCTOR, "faith": Category.DOCTOR, "ruby": Category.DOCTOR}
+    assert unit_finds("names", "manager odette came by. case mgmt gwenda aware. handoff to dale at 0700.") == {
+        "odette": Category.DOCTOR,
+        "gwenda": Category.DOCTOR,
+        "dale": Category.DOCTOR,
+    }
+    # the analgesia pump and being in charge of something name no one
+    assert unit_finds("names", "dilaudid pca 0.2 mg q10 min lockout, pca demand x14. wife in charge of meds at home.") == {}
+    assert unit_finds("names", "handoff to night shift at 1900. nurse manager aware.") == {}
+
+
 def test_a_given_name_that_is_also_a_word_joins_the_surname_before_a_credential(unit_finds):
     assert unit_finds("names", "CALL BACK W/ ANY CHANGE.\n-JUNE MORALES, RN") == {"JUNE MORALES": Category.DOCTOR}
     assert unit_finds("names", "REPORT GIVEN TO HOPE DELACRUZ RN.") == {"HOPE DELACRUZ": Category.DOCTOR}

@@ -1,5 +1,7 @@
 """Unit ``place_cue``."""
 
+import pytest
+
 from deid_core.spans import Category
 from tests.rules import LOWER_TAIL
 
@@ -100,3 +102,33 @@ def test_a_word_that_is_no_word_some_distance_from_which_someone_lives_is_a_town
 
 def test_an_ordinary_word_after_outside_is_no_town(detect):
     assert detect("rough night, gale outside rattling the windows" + LOWER_TAIL) == {}
+
+
+@pytest.mark.parametrize(
+    "note, place",
+    [
+        ("lives in twin buttes w/ daughter", "twin buttes"),
+        ("lives out at little water, 2 hrs away", "little water"),
+        ("dtr lives in pine ridge", "pine ridge"),
+        # who someone lives with may stand between the cue and the place
+        ("83 y/o f lives w/ son in south forge, admitted w/ urosepsis", "south forge"),
+        ("she drove in from cold spring, tearful", "cold spring"),
+        # a state's short form after it, without its comma, unless it is a function word
+        ("lives alone in sturbridge ma w/ his cat", "sturbridge ma"),
+        ("lives in boston in a condo", "boston"),
+        # a dwelling, a state of life or a function word after the cue is no place
+        ("lives in fear of falling, lives in same building as son, raised in foster care", None),
+        ("lives with daughter in an apartment, lives w/ wife in assisted living, daughter drove up from work", None),
+    ],
+)
+def test_after_a_residence_cue_ordinary_words_name_the_place_where_case_says_nothing(unit_finds, note, place):
+    expected = {place: Category.LOCATION} if place else {}
+    assert unit_finds("place_cue", note + LOWER_TAIL) == expected
+
+
+def test_where_a_relative_comes_or_calls_from_is_a_place_even_of_ordinary_words(unit_finds):
+    note = "MOM FROM ANTELOPE FLATS ARRIVED 0100. BROTHER CALLED FROM SWEETWATER WASH, NO PHONE AT HOME."
+    assert unit_finds("place_cue", note) == {"ANTELOPE FLATS": Category.LOCATION, "SWEETWATER WASH": Category.LOCATION}
+    note = "wife called from work, son called from the road, dtr from college, daughter here from out of state"
+    assert unit_finds("place_cue", note + LOWER_TAIL) == {}
+    assert unit_finds("place_cue", "MOM FROM HOLLIS CREEK REGIONAL CALLED.") == {}

@@ -53,7 +53,7 @@ _FAC_TYPE = (
     r"|Optometry|Eye[ \t]+Care|Podiatry|Chiropractic|Hearing[ \t]+(?:Cent(?:er|re)|Clinic)|Apothecary"
     r"|Group[ \t]+Homes?|Shelter|Correctional[ \t]+(?:Facility|Cent(?:er|re)|Institution|Complex)|Detention[ \t]+(?:Cent(?:er|re)|Facility)"
     r"|Penitentiary|(?:Co\.?[ \t]+|County[ \t]+)?(?:Jail|Prison)|Day[ \t]+Services|Treatment[ \t]+(?:Cent(?:er|re)|Facility)|Youth[ \t]+Services"
-    r"|CBOC|VNA|Visiting[ \t]+Nurses?(?:[ \t]+(?:Association|Service))?|Cryobank|Sperm[ \t]+Bank|Blood[ \t]+Bank|Tissue[ \t]+Bank"
+    r"|CBOC|IHS|(?:Tribal|Indian)[ \t]+Health(?:[ \t]+(?:Cent(?:er|re)|Clinic|Services))?|VNA|Visiting[ \t]+Nurses?(?:[ \t]+(?:Association|Service))?|Cryobank|Sperm[ \t]+Bank|Blood[ \t]+Bank|Tissue[ \t]+Bank"
     r"|Recovery[ \t]+(?:Residence|Cent(?:er|re)|House|Home)|Sober[ \t]+Living|Halfway[ \t]+House|Residential[ \t]+Treatment"
     r"|(?:Clinical[ \t]+)?Research[ \t]+(?:Unit|Cent(?:er|re)|Institute|Site)|Heart[ \t]*(?:&|and)[ \t]*Vascular(?:[ \t]+(?:Institute|Cent(?:er|re)|Clinic))?"
     r"|Bone[ \t]*(?:&|and)[ \t]*Joint(?:[ \t]+(?:Institute|Cent(?:er|re)|Clinic))?|Orthotics(?:[ \t]*(?:&|and)[ \t]*Prosthetics)?|Prosthetics"
@@ -99,6 +99,12 @@ _CHAIN_STORE = re.compile(
 _LOWER_SAINT = re.compile(
     r"(?<![\w.-])(?:st|saint)\.?[ \t]+(?P<name>[a-z]{3,}(?:['’]s|s))\b"
     r"(?:[ \t]+(?:hospital|medical[ \t]+center|urgent[ \t]+care|er|clinic|health(?:[ \t]+center)?))?(?![\w-])"
+)
+#: "CAME FROM ST JOES", "SEEN AT ST ANNE ER": where capitals say nothing and "ST" has no full stop (it may be sinus
+#: tachycardia or speech therapy), a saint's given name after it where the patient comes from or goes names a facility
+_CAPS_SAINT = re.compile(
+    r"\b(?:FROM|AT|TO|VIA)[ \t]+(?P<saint>(?:ST|SAINT)[ \t]+(?P<name>[A-Z]{3,}(?:['’]S)?))"
+    r"(?:[ \t]+(?:HOSPITAL|HOSP|MEDICAL[ \t]+CENTER|REGIONAL|GENERAL|MEMORIAL|CLINIC))?(?![\w-])"
 )
 #: "at Fairhaven General", "to Mass General": a hospital called by its place and "General" alone
 #: what follows "general" when it is a specialty or a hospital's type word, not a hospital's name ending
@@ -153,12 +159,17 @@ _LOWER_FACILITY = re.compile(
     r"(?:\b(?:at|from|to|in|via|agency|by)|@)[ \t]*(?P<name>(?P<head>(?!(?:from|into|onto|with|over)\b)[a-z][a-z-]{2,})(?:[ \t]+(?P<second>[a-z][a-z-]{2,}))??"
     r"(?:[ \t]+(?:community|memorial|regional|general|county|university))?"
     r"[ \t]+(?:(?:acute[ \t]+)?rehab(?:ilitation)?(?:[ \t]+(?:center|hosp(?:ital)?))?|dialysis(?:[ \t]+(?:center|unit))?|hosp(?:ital)?"
-    r"|medical(?:[ \t]+(?:center|ctr))?|family[ \t]+practice|recovery(?:[ \t]+(?:center|clinic))?|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center|(?:and|&)[ \t]+rehab)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial|regional|hospice|f?qhc|chc|(?:va[ \t]+)?clc"
+    r"|medical(?:[ \t]+(?:center|ctr))?|family[ \t]+practice|recovery(?:[ \t]+(?:center|clinic))?|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center|(?:and|&)[ \t]+rehab)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial(?![ \t]+(?:service|services|day|fund))|regional|hospice|f?qhc|chc|(?:va[ \t]+)?clc"
     # the care a patient lives in or returns to between stays, typed in lower case as its title-case type words are
     r"|kidney[ \t]+center|behavioral[ \t]+health(?:[ \t]+(?:center|hospital))?|group[ \t]+home|home[ \t]+(?:care|health)|visiting[ \t]+nurses?"
-    r"|care[ \t]+center|infusion[ \t]+(?:center|services|partners)|(?:residential[ \t]+)?treatment[ \t]+center|shelter))(?![\w-])"
+    r"|care[ \t]+center|infusion[ \t]+(?:center|services|partners)|(?:residential[ \t]+)?treatment[ \t]+center|shelter"
+    # the federal and tribal clinics of a rural catchment, and the family practices that send to it: "canyon wells ihs"
+    r"|ihs|(?:tribal|indian)[ \t]+health|health[ \t]+(?:ctr|clinic)|family[ \t]+(?:medicine|health)|medical[ \t]+group|pharmacy))(?![\w-])"
 )
 _NOT_LOWER_HEADS = rule_list("facilities", "not_lower_heads")
+#: a hospital's own type words, after which an ordinary word of English's less frequent may head the name
+_HOSPITAL_TYPE_END = re.compile(r"[ \t](?:hosp(?:ital)?|regional|general|memorial|medical[ \t]+(?:center|ctr)|med[ \t]+ctr)$")
+_HOSPITAL_HEAD_FREQ = 1e-4
 #: a disposition and the preposition of where it sends the patient: "referral to", "accepted at", "tx'd from"
 #: the verbs that move a patient to or from a place
 _MOVED = r"referred|accepted|transfer(?:red)?|transfered|xfer(?:r?ed)?|tx['’]?d|admitted|discharged|d/c['’]?d|return(?:s|ed|ing)?"
@@ -174,7 +185,9 @@ _SERVICE_ENDING = re.compile(r"(?:ology|icu|surg(?:ery)?|onc|trauma)$")
 _HOSPITAL_STEMS = rule_list("facilities", "hospital_stems")
 _STEM_AFTER_CUE = re.compile(
     r"\b(?:" + _MOVED +
-    r"|sent(?:[ \t]+(?:over|back))?|came(?:[ \t]+(?:in|over))?|flown|flew|flight|airlifted|life-?flighted|transported|went|back)"
+    r"|sent(?:[ \t]+(?:over|back))?|came(?:[ \t]+(?:in|over))?|flown|flew|flight|airlifted|life-?flighted|transported|went|back"
+    # where an earlier stay was: "last admit at good sam", "hospitalized at presby"
+    r"|admit|admission|stay(?:ed)?|hospitali[sz](?:ed|ation)|seen|treated|delivered|born)"
     r"[ \t]+(?:to|at|from)[ \t]+(?:the[ \t]+)?"
     r"(?P<name>(?:" + alternation(_HOSPITAL_STEMS).replace("\\ ", "[ \\t]+").replace("'", "['’]?") + r")"
     r"(?:[ \t]+(?:north|south|east|west|downtown))?(?:[ \t]+(?:ed|er|hospital|hosp|medical[ \t]+cent(?:er|re)))?)(?![\w'’-])"
@@ -411,6 +424,11 @@ class FacilityRecognizer(RuleRecognizer):
             if lex.is_first(stem) or lex.is_first(name) or (placed and not lex.is_common_word(stem)):
                 # "transfered from st eligius": after a place preposition, a saint no list holds
                 out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_saint"))
+        for m in _CAPS_SAINT.finditer(text):
+            name = m.group("name").lower()
+            stem = re.sub(r"['’]?s$", "", name)
+            if caps_line_at(text, m.start()) and (lex.is_first(stem) or lex.is_first(name)) and not _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name")):
+                out.append(Span(m.start("saint"), m.end(), Category.HOSPITAL, 0.7, "facility/caps_saint"))
         caps_general = (m for m in _CAPS_PLACE_GENERAL.finditer(text) if caps_line_at(text, m.start()))
         for m in itertools.chain(_PLACE_GENERAL.finditer(text), caps_general):
             head = m.group("name").split()[0]
@@ -456,8 +474,13 @@ class FacilityRecognizer(RuleRecognizer):
                 or lex.is_stop(head)
                 or lex.is_clinical(head)
                 or head in CLINICAL_ACRONYMS
-                # "cape ann hosp": a frequent word heads a name only with a second word after it
-                or (lex.is_common_word(head, strict=True) and not (second and _name_like_second(second)))
+                # "cape ann hosp": a frequent word heads a name only with a second word after it, or before a
+                # hospital's own type word if English uses it seldom enough to name one ("mercy regional", not "big hospital")
+                or (
+                    lex.is_common_word(head, strict=True)
+                    and not (second and _name_like_second(second))
+                    and not (_HOSPITAL_TYPE_END.search(m.group("name")) and lex.frequency(head) < _HOSPITAL_HEAD_FREQ)
+                )
                 # "cedar hill urgent care": a second word of the name is no stop, clinical or service word
                 or (second and (second in _NOT_LOWER_HEADS or second in _GENERIC_FACILITY_WORDS or lex.is_stop(second) or lex.is_clinical(second)))
             ):

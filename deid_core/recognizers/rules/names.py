@@ -152,6 +152,9 @@ _DOCTOR_ROLES = (
     r"|(?:off|on)[- ]?going(?=[ \t]*:)|oncoming|relieving|receiving(?:[ \t]+(?:nurse|rn|md|physician))?|lab[ \t]+tech|mls|mlt|np-c|fnp|aprn|crnp"
     r"|adjuster|case[ \t]+mgr|psychometrist|scheduler|receptionist|unit[ \t]+clerk|ward[ \t]+clerk|house[ \t]+supervisor"
     r"|case[ \t]*worker|secretary|pi(?:[ \t]+signature)?|principal[ \t]+investigator|vaccinator"
+    # the unit's own staff, as nurses shorten them: "charge dawn aware", "pca sky", "house sup faith", "unit sec ruby"
+    r"|charge|pca|nocturnist|clerk|educator|c?wocn|orientee|preceptee|circulator|registrar|dispatcher|student[ \t]+nurse|manager|case[ \t]+mgmt"
+    r"|unit[ \t]+sec|(?:house|nursing|night)[ \t]+sup(?:ervisor)?|scrub[ \t]+tech"
 )
 _BY_PHRASES = (
     r"(?:electronically[ \t]+)?(?:e-?)?signed|dictated|transcribed|reviewed|seen|examined|read|interpreted|reported|verified"
@@ -165,7 +168,7 @@ _DOCTOR_CUES = re.compile(
     rf"|\b(?:{_BY_PHRASES})(?:[ \t]+(?:to|in|at|on|with)?[ \t]*[a-z][\w-]*){{0,2}}[ \t]+by[ \t]*:?[ \t]*"
     rf"|\b(?:discussed[ \t]+with|d/w|spoke[ \t]+(?:with|to|w/|w)(?![\w/])|paged|page[ \t]+to|called[ \t]+to|cc'?d?[ \t]+to|copy[ \t]+to|copies[ \t]+to"
     # a hand-off names the nurse or clinician taking over: "report to imani on 10 west", "signed out to dr ruiz"
-    rf"|(?:gave[ \t]+|given[ \t]+)?report[ \t]+(?:given[ \t]+)?to|handed[ \t]+(?:off|over)[ \t]+to|signed[ \t]+out[ \t]+to"
+    rf"|(?:gave[ \t]+|given[ \t]+)?report[ \t]+(?:given[ \t]+)?to|handed[ \t]+(?:off|over)[ \t]+to|hand-?off(?:[ \t]+given)?[ \t]+to|signed[ \t]+out[ \t]+to"
     # whoever covers a nurse's break: "relieved for break by hope 1200-1230", "lunch coverage by Tomas"
     rf"|(?:break|lunch|dinner|meal)[ \t]+(?:relief[ \t]+|coverage[ \t]+|cover[ \t]+)?by)[ \t]+)",
     _I,
@@ -388,6 +391,14 @@ _HAND_OFF_PLACES = frozenset({"floor", "unit", "team", "nurse", "staff", "oncomi
 _NAME_BEFORE_DOB = re.compile(r"(?P<name>[A-Za-z][A-Za-z'’-]+(?:[ \t]+[A-Za-z][A-Za-z'’-]+){1,2})[ \t]*,?[ \t]*(?:dob|d\.o\.b\.?)(?![\w])", re.I)
 _COMPANY_REP = re.compile(r"[ \t]+(?:reps?|representatives?)\b", re.I)
 _AND_NEXT = re.compile(r"[ \t]+(?:and|&)[ \t]+", re.I)
+#: what a patient says or does, right after the given name "pt" introduces: "pt rose states", "pt ruby slept"
+_SUBJECT_VERBS = frozenset(
+    {"states", "stated", "says", "said", "slept", "reports", "reported", "asks", "asked", "asking", "wants", "wanted",
+     "denies", "denied", "refuses", "refused", "agrees", "agreed", "complains", "complained", "requests", "requested",
+     "woke", "awoke", "tolerated", "verbalizes", "verbalized", "endorses", "endorsed"}
+)
+#: a hand-off names the patient the report is about: "report on xu wenjing", "REPORT ON ROSE - S/P MASTECTOMY"
+_REPORT_ON = re.compile(r"\breport[ \t]+on[ \t]+", re.I)
 _LOWER_CREDENTIAL_WORDS = frozenset({"rn", "lpn", "np", "rrt", "cna", "bsn", "msn", "pa-c", "wocn", "cwocn", "crna"})
 _LOWER_CREDENTIAL = re.compile(r"(?<![\w/-])(?:(?:bsn|msn)/)?(?:" + alternation(_LOWER_CREDENTIAL_WORDS) + r")(?:/(?:bsn|msn))?(?![\w/-])")
 
@@ -631,6 +642,29 @@ class NameRecognizer(RuleRecognizer):
             if nxt.lower not in FUNCTION_WORDS and not _is_credential(nxt) and not acts:
                 return None  # "TECH MARK SITE": a verb with its object
         return (i, i + 1) if surname else (i, i)
+
+    def _subject_given_name(self, text: str, tokens: Sequence[Token], k: int) -> bool:
+        """After ``pt``, a given name that is also a word names the patient when what a person says or does
+        follows it ("pt rose states", "PT RUBY SLEPT"); "pt rose to chair" is what the patient did."""
+        if k + 1 >= len(tokens) or tokens[k].lower in _MODALS or not self.lexicon.is_first(tokens[k].lower):
+            return False
+        if self._gap(text, tokens[k], tokens[k + 1]) != " " or tokens[k].caseless != tokens[k + 1].caseless:
+            return False
+        return not self.lexicon.is_clinical(tokens[k].lower) and tokens[k + 1].lower in _SUBJECT_VERBS
+
+    def _with_unlisted_surname(self, text: str, tokens: Sequence[Token], cand: NameCandidate) -> NameCandidate:
+        """A one-word name after a cue, widened by the word after it when that word is no English, clinical or
+        listed word at all ("report on xu wenjing": the lists hold "xu", no list holds "wenjing")."""
+        k = self._token_index_at(tokens, cand.start)
+        if k + 1 >= len(tokens) or tokens[k].end != cand.end or self._gap(text, tokens[k], tokens[k + 1]) != " ":
+            return cand
+        nxt = tokens[k + 1]
+        low = nxt.lower
+        if not nxt.text.isalpha() or nxt.caseless != tokens[k].caseless or low in FUNCTION_WORDS or self.lexicon.is_name(low):
+            return cand
+        if self.lexicon.is_common_word(low) or self.lexicon.is_clinical(low) or self._form_of_word(low):
+            return cand
+        return NameCandidate(cand.start, nxt.end, cand.category, cand.score, cand.rule)
 
     def _ordinary_words(self, text: str, tokens: Sequence[Token], cand: NameCandidate) -> bool:
         """Every word of ``cand`` is typed where case says nothing and is an ordinary English word."""
@@ -1028,7 +1062,17 @@ class NameRecognizer(RuleRecognizer):
             if tok.caseless and self.lexicon.is_name(tok.lower) and not self._is_word(tok.text):
                 out.append(NameCandidate(tok.start, tok.end, Category.PATIENT, 0.8, "relation_after"))
         for m in _PATIENT_INLINE.finditer(text):
+            found = len(out)
             forward(m.end(), Category.PATIENT, "inline", 0.75, "patient_inline", inverted=True)
+            if len(out) == found:
+                k = self._token_index_at(tokens, m.end())
+                if self._subject_given_name(text, tokens, k):
+                    out.append(self._span(text, tokens, (k, k), Category.PATIENT, 0.75, "patient_subject"))
+        for m in _REPORT_ON.finditer(text):
+            found = len(out)
+            forward(m.end(), Category.PATIENT, "relation", 0.8, "report_on")
+            if len(out) > found:
+                out[-1] = self._with_unlisted_surname(text, tokens, out[-1])  # "report on xu wenjing"
         long_term_care = bool(_LONG_TERM_CARE.search(text))
         for m in _DOCTOR_CUES.finditer(text):
             header = bool(m.groupdict().get("colon"))

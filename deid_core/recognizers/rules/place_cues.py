@@ -1,4 +1,4 @@
-"""Unit ``place_cue``: towns no list holds, after ``lives in``, ``moved from``, ``born in``.
+"""Unit ``place_cue``: towns no list holds, after ``lives in``, ``moved from``, ``born in``, ``mom from``.
 
 A bare ``from X``/``in X`` counts only when X is no word, name, drug or
 eponym and the verb before it is not one that takes a thing (``weaned from
@@ -7,13 +7,14 @@ Bipap``).  Lists: ``deid_core/data/rules/place_cues/``.  Tests: ``tests/rules/te
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.gazetteer import GazetteerResources, default_resources, state_after
 from deid_core.recognizers.case import note_is_lower
-from deid_core.recognizers.lexicon import STATE_ABBRS, STATES, countries, rule_list, us_cities
+from deid_core.recognizers.lexicon import RELATIONS, STATE_ABBRS, STATES, alternation, countries, rule_list, us_cities
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, TITLE_BEFORE_NAME
 from deid_core.recognizers.rules.tokens import caps_lines, line_is_caps
 from deid_core.spans import Category, Span
@@ -30,7 +31,15 @@ _CUE_VERBS = (
     r"|\d+[ \t]*(?:mi|miles?|km|hrs?|hours?)(?:[ \t]+(?:away|north|south|east|west))?(?=[ \t]+(?:from|of)\b)"
     # the patient's age and sex, then where they are from: "58 yo man from marrowfield", "34M FROM DEXTERVILLE"
     r"|(?:\d+[ \t]*(?:y/?o|yrs?[ \t-]*old|years?[ \t-]*old|[mf]))(?:[ \t]+(?:m|f|male|female|man|woman|gentleman|lady|gent))?(?=[ \t]+from\b))"
-    r"(?:[ \t]+(?:in|to|from|near|of|back[ \t]+to|back[ \t]+from|up[ \t]+in))?[ \t]+(?:the[ \t]+(?:city|town|village)[ \t]+of[ \t]+)?"
+    r"(?:[ \t]+(?:in|to|from|near|of|back[ \t]+to|back[ \t]+from|(?:up|down|over|out)[ \t]+(?:in|at|by|near|past)))?"
+    r"[ \t]+(?:the[ \t]+(?:city|town|village)[ \t]+of[ \t]+)?"
+)
+#: where someone lives, was born or has driven or flown in from: after these the cue alone makes a place, even of
+#: ordinary words ("lives in twin buttes", "drove in from cold spring"), where "moved to" may lead to a bed or a chair
+_RESIDENCE_VERB = re.compile(
+    r"(?:lives|living|live|resides|residing|reside|born|raised|grew[ \t]+up|resident[ \t]+of|hometown|native[ \t]+of|originally[ \t]+from"
+    r"|drove|driving|flew|flying|flown)\b",
+    re.I,
 )
 _PLACE_AFTER_CUE = re.compile(
     _CUE_VERBS + r"(?P<place>(?:(?:St\.|Ft\.|Mt\.|[A-Z][a-zA-Z'’-]+)[ \t]+){0,2}[A-Z][a-zA-Z'’-]+)"
@@ -41,7 +50,19 @@ _PLACE_AFTER_CUE = re.compile(
 _PLACE_AFTER_CUE_CASELESS = re.compile(
     _CUE_VERBS + r"(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{2,})?)(?P<state>,[ \t]*[a-z]{2}\b)?", re.I
 )
-_PREPOSITION_END = re.compile(r"\b(?:in|to|from|near|of)[ \t]+$", re.I)
+#: "lives w/ son in south forge", "STAYING W/ HIS COUSIN IN PORT ALDER": who someone lives with, then where
+_RESIDENCE_WITH = re.compile(
+    r"\b(?:lives|living|resides|residing|staying|stays)[ \t]+(?:alone|(?:with|w/|w)[ \t]+(?:(?:his|her|their|the|a|an)[ \t]+)?[a-z'’-]+(?:[ \t]+[a-z'’-]+)?)"
+    r"[ \t]+(?:in|near|outside(?:[ \t]+of)?|(?:way[ \t]+)?out[ \t]+(?:past|at|in))[ \t]+(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{2,})?)(?P<state>,[ \t]*[a-z]{2}\b)?",
+    re.I,
+)
+#: "MOM FROM ANTELOPE FLATS ARRIVED", "BROTHER CALLED FROM SWEETWATER WASH": where a relative comes or calls from
+_RELATIVE_FROM = re.compile(
+    r"\b(?:" + alternation(RELATIONS) + r")(?:[ \t]+(?:called|phoned|calling|here|visiting|came|arrived|drove|flew|up|down|over|in"
+    r"|on[ \t]+(?:the[ \t]+)?phone)){0,2}[ \t]+from[ \t]+(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{2,})?)(?P<state>,[ \t]*[a-z]{2}\b)?",
+    re.I,
+)
+_PREPOSITION_END = re.compile(r"\b(?:in|to|from|near|of|(?:up|down|over|out)[ \t]+(?:at|by|past))[ \t]+$", re.I)
 #: a first word that leads a town's name ("east harlan", "NORTH ADAMS")
 _PLACE_LEADS = frozenset({"east", "west", "north", "south", "new", "fort", "mount", "port", "lake", "glen", "upper", "lower"})
 #: a last word that ends a place's name ("saltmarsh point", "cobb hollow", "dunmore county", "kenmore sq")
@@ -60,6 +81,11 @@ _PLACE_BARE = re.compile(r"(?<![\w-])(?P<verb>[A-Za-z]+[ \t]+)?(?:from|in|outsid
 
 
 _STATE_NAMES = frozenset(name.lower() for name in STATES)
+#: words of time that end a place written before them: "flew in from vermont tonight"
+_TIME_WORDS = frozenset(
+    {"tonight", "today", "yesterday", "tomorrow", "since", "until", "now", "recently", "currently", "soon", "later", "earlier", "last", "next", "this", "overnight"}
+)
+_BARE_STATE = re.compile(r"[ \t]+([A-Za-z]{2})(?![\w/])")
 _FACILITY_WORD_AFTER = re.compile(
     r"[ \t]+(?:regional|general|memorial|community|hosp(?:ital)?|medical|med|rehab|clinic|health|nursing|manor|ed|er|nh|snf"
     r"|cent(?:er|re)|ctr|urgent|dialysis|assisted|senior|family|recovery|county[ \t]+(?:hosp|medical|general))\b",
@@ -141,8 +167,18 @@ class PlaceCueRecognizer(RuleRecognizer):
                 continue  # "TRIP HAZARD": without its preposition the cue word is a noun
             if case_says_nothing(m.group("place"), m.start("place")):
                 end = self._place_end(m, strong_only=False)
+                if not end and _RESIDENCE_VERB.match(text, m.start()):
+                    end = self._residence_end(m)
                 if end:
                     out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/caseless"))
+        for m in itertools.chain(_RESIDENCE_WITH.finditer(text), _RELATIVE_FROM.finditer(text)):
+            if m.start("place") in {s.start for s in out} or _FACILITY_WORD_AFTER.match(text, m.end("place")):
+                continue  # "son visiting from north platte" is found once; "MOM FROM HOLLIS CREEK REGIONAL" names a facility
+            if case_says_nothing(m.group("place"), m.start("place")):
+                end = self._residence_end(m)
+                if end:
+                    rule = "residence_with" if m.re is _RESIDENCE_WITH else "relative_from"
+                    out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, f"place_cue/{rule}"))
         cued = {s.start for s in out}
         for m in _PLACE_AFTER_BARE_CASELESS.finditer(text):
             if _FACILITY_WORD_AFTER.match(text, m.end()):
@@ -181,6 +217,38 @@ class PlaceCueRecognizer(RuleRecognizer):
         if with_state and end == m.end("place"):
             end = m.end("state")  # "lewiston, me"
         return state_after(m.string, end)  # "they live in cranston ri"
+
+    def _residence_end(self, m: re.Match[str]) -> int | None:
+        """Where a place after a residence cue ends: its words may be ordinary or a name's ("twin buttes",
+        "pine ridge"), never a dwelling, a function or a clinical word (``lives in group home``, ``lives alone in apt``)."""
+        lex, end = self.resources.lexicon, None
+        words = list(re.finditer(r"\S+", m.group("place")))
+        for i, w in enumerate(words):
+            word = w.group(0).lower()
+            if word in FUNCTION_WORDS or word in _NOT_PLACE_WORDS or lex.is_clinical(word) or word.upper() in CLINICAL_ACRONYMS:
+                break
+            if i and self._ends_after_first(words[0].group(0).lower(), word):
+                break  # "flew in from vermont tonight", "LIVES ALONE IN GARDNER SINCE ..."
+            end = m.start("place") + w.end()
+        if end is None:
+            return None
+        after = state_after(m.string, end)
+        if after == end:
+            # after where someone lives, a state's short form that is no function word is the state without its
+            # comma too: "lives alone in sturbridge ma w/ his cat" (but not "lives in boston in a condo")
+            abbr = _BARE_STATE.match(m.string, end)
+            town = m.string[end - 1]
+            if abbr and abbr.group(1).upper() in STATE_ABBRS and abbr.group(1).lower() not in FUNCTION_WORDS and abbr.group(1).islower() == town.islower():
+                return abbr.end()
+        return after
+
+    def _ends_after_first(self, first: str, second: str) -> bool:
+        """A place of ordinary words ends after its first: before a word of time or a past tense, or when the first is
+        a listed place on its own and the two make none ("vermont stayed"; "north platte", "antelope flats" go on)."""
+        if second in _TIME_WORDS or (second.endswith("ed") and len(second) > 4):
+            return True
+        known = first in us_cities() or first in _STATE_NAMES or first in countries()
+        return known and second not in _PLACE_TAILS and f"{first} {second}" not in us_cities() and self.resources.lexicon.is_common_word(second)
 
     def _town_word(self, word: str, *, listed_ok: bool = False, rare: bool = False) -> bool:
         """A word that may name a town: no function, clinical or ordinary word (``listed_ok``: the second word of a
