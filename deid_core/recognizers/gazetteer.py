@@ -313,9 +313,10 @@ _MODEL_LETTER_AFTER = re.compile(r"[ \t]+[DFGHJKMQTUVYZ](?![\w'’/&-]|\.\w)")
 _STATE_AFTER = re.compile(r"(?P<comma>[ \t]*,)?[ \t]*(?P<abbr>[A-Za-z]{2})(?![\w'’-])")
 
 
-def state_after(text: str, end: int) -> int:
+def state_after(text: str, end: int, *, needs_comma: frozenset[str] = AMBIGUOUS_STATE_ABBRS) -> int:
     """Where a town ends when its state's short form follows it in the town's own case ("keene nh",
-    "LEWISTON, ME"); a short form that is also a word or a clinical one ("in", "me", "ct") needs the comma."""
+    "LEWISTON, ME"); a short form that is also a word or a clinical one ("in", "me", "ct") needs the comma.
+    ``needs_comma``: the short forms (upper case) that need it; a strong cue before the town may ask it of fewer."""
     m = _STATE_AFTER.match(text, end)
     if not m:
         return end
@@ -323,7 +324,7 @@ def state_after(text: str, end: int) -> int:
     town = text[max(0, end - 3) : end]
     if abbr.upper() not in STATE_ABBRS or not ((abbr.islower() and town.islower()) or (abbr.isupper() and town.isupper())):
         return end
-    if not m.group("comma") and abbr.upper() in AMBIGUOUS_STATE_ABBRS:
+    if not m.group("comma") and abbr.upper() in needs_comma:
         return end
     return m.end()
 

@@ -231,6 +231,16 @@ _ACRONYM_CUE = re.compile(
 )
 
 
+def _saints_stem(name: str) -> str:
+    """The saint without the possessive a facility's name gives it: "joes" -> "joe", "mary's" -> "mary"."""
+    return re.sub(r"['’]?s$", "", name)
+
+
+def _saints_given_name(lex: Lexicon, name: str) -> bool:
+    """A lower-case word after "st" that is a listed given name, with or without its possessive."""
+    return lex.is_first(_saints_stem(name)) or lex.is_first(name)
+
+
 def _type_capitalised(m: re.Match[str]) -> bool:
     return all(w[0].isupper() for w in m.group("type").split() if w.lower() not in ("of", "and", "&"))
 
@@ -417,17 +427,15 @@ class FacilityRecognizer(RuleRecognizer):
             out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.8, "facility/store_street"))
         for m in _LOWER_SAINT.finditer(text):
             name = m.group("name")
-            stem = re.sub(r"['’]?s$", "", name)
+            stem = _saints_stem(name)
             if _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name")):
                 continue  # "st johns wort"
             placed = re.search(r"\b(?:from|at|to)[ \t]+$", text[max(0, m.start() - 8) : m.start()])
-            if lex.is_first(stem) or lex.is_first(name) or (placed and not lex.is_common_word(stem)):
+            if _saints_given_name(lex, name) or (placed and not lex.is_common_word(stem)):
                 # "transfered from st eligius": after a place preposition, a saint no list holds
                 out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_saint"))
         for m in _CAPS_SAINT.finditer(text):
-            name = m.group("name").lower()
-            stem = re.sub(r"['’]?s$", "", name)
-            if caps_line_at(text, m.start()) and (lex.is_first(stem) or lex.is_first(name)) and not _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name")):
+            if caps_line_at(text, m.start()) and _saints_given_name(lex, m.group("name").lower()) and not _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name")):
                 out.append(Span(m.start("saint"), m.end(), Category.HOSPITAL, 0.7, "facility/caps_saint"))
         caps_general = (m for m in _CAPS_PLACE_GENERAL.finditer(text) if caps_line_at(text, m.start()))
         for m in itertools.chain(_PLACE_GENERAL.finditer(text), caps_general):

@@ -150,7 +150,7 @@ _DOCTOR_ROLES = (
     r"|counsellor|paramedic|medic|emt|interpreter|interp|translator|doula|investigator|coordinator|navigator|cna|pct|lpn|lvn|aide|rph|pharmd"
     r"|slp|(?<![-/])ot|crew|attn|assessor|examiner|specialist|technician|advocate|liaison|supervisor|phlebotomist|hygienist|cnm"
     r"|(?:off|on)[- ]?going(?=[ \t]*:)|oncoming|relieving|receiving(?:[ \t]+(?:nurse|rn|md|physician))?|lab[ \t]+tech|mls|mlt|np-c|fnp|aprn|crnp"
-    r"|adjuster|case[ \t]+mgr|psychometrist|scheduler|receptionist|unit[ \t]+clerk|ward[ \t]+clerk|house[ \t]+supervisor"
+    r"|adjuster|case[ \t]+mgr|psychometrist|scheduler|receptionist|unit[ \t]+clerk|ward[ \t]+clerk"
     r"|case[ \t]*worker|secretary|pi(?:[ \t]+signature)?|principal[ \t]+investigator|vaccinator"
     # the unit's own staff, as nurses shorten them: "charge dawn aware", "pca sky", "house sup faith", "unit sec ruby"
     r"|charge|pca|nocturnist|clerk|educator|c?wocn|orientee|preceptee|circulator|registrar|dispatcher|student[ \t]+nurse|manager|case[ \t]+mgmt"
@@ -659,10 +659,7 @@ class NameRecognizer(RuleRecognizer):
         if k + 1 >= len(tokens) or tokens[k].end != cand.end or self._gap(text, tokens[k], tokens[k + 1]) != " ":
             return cand
         nxt = tokens[k + 1]
-        low = nxt.lower
-        if not nxt.text.isalpha() or nxt.caseless != tokens[k].caseless or low in FUNCTION_WORDS or self.lexicon.is_name(low):
-            return cand
-        if self.lexicon.is_common_word(low) or self.lexicon.is_clinical(low) or self._form_of_word(low):
+        if nxt.caseless != tokens[k].caseless or self.lexicon.is_name(nxt.lower) or not self._surname_at(tokens, k + 1, set(), unlisted=True):
             return cand
         return NameCandidate(cand.start, nxt.end, cand.category, cand.score, cand.rule)
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.gazetteer import GazetteerResources, default_resources, state_after
 from deid_core.recognizers.case import note_is_lower
-from deid_core.recognizers.lexicon import RELATIONS, STATE_ABBRS, STATES, alternation, countries, rule_list, us_cities
+from deid_core.recognizers.lexicon import AMBIGUOUS_STATE_ABBRS, RELATIONS, STATE_ABBRS, STATES, alternation, countries, rule_list, us_cities
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, TITLE_BEFORE_NAME
 from deid_core.recognizers.rules.tokens import caps_lines, line_is_caps
 from deid_core.spans import Category, Span
@@ -47,19 +47,19 @@ _PLACE_AFTER_CUE = re.compile(
 )
 #: the same cues where letter case says nothing (a note typed in lower case, a line in capitals):
 #: "dtr lives in hartwell", "LIVES IN SCITUATE"
-_PLACE_AFTER_CUE_CASELESS = re.compile(
-    _CUE_VERBS + r"(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{2,})?)(?P<state>,[ \t]*[a-z]{2}\b)?", re.I
-)
+#: one or two words typed where case says nothing, and a state after a comma
+_CASELESS_PLACE = r"(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{2,})?)(?P<state>,[ \t]*[a-z]{2}\b)?"
+_PLACE_AFTER_CUE_CASELESS = re.compile(_CUE_VERBS + _CASELESS_PLACE, re.I)
 #: "lives w/ son in south forge", "STAYING W/ HIS COUSIN IN PORT ALDER": who someone lives with, then where
 _RESIDENCE_WITH = re.compile(
     r"\b(?:lives|living|resides|residing|staying|stays)[ \t]+(?:alone|(?:with|w/|w)[ \t]+(?:(?:his|her|their|the|a|an)[ \t]+)?[a-z'’-]+(?:[ \t]+[a-z'’-]+)?)"
-    r"[ \t]+(?:in|near|outside(?:[ \t]+of)?|(?:way[ \t]+)?out[ \t]+(?:past|at|in))[ \t]+(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{2,})?)(?P<state>,[ \t]*[a-z]{2}\b)?",
+    r"[ \t]+(?:in|near|outside(?:[ \t]+of)?|(?:way[ \t]+)?out[ \t]+(?:past|at|in))[ \t]+" + _CASELESS_PLACE,
     re.I,
 )
 #: "MOM FROM ANTELOPE FLATS ARRIVED", "BROTHER CALLED FROM SWEETWATER WASH": where a relative comes or calls from
 _RELATIVE_FROM = re.compile(
     r"\b(?:" + alternation(RELATIONS) + r")(?:[ \t]+(?:called|phoned|calling|here|visiting|came|arrived|drove|flew|up|down|over|in"
-    r"|on[ \t]+(?:the[ \t]+)?phone)){0,2}[ \t]+from[ \t]+(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{2,})?)(?P<state>,[ \t]*[a-z]{2}\b)?",
+    r"|on[ \t]+(?:the[ \t]+)?phone)){0,2}[ \t]+from[ \t]+" + _CASELESS_PLACE,
     re.I,
 )
 _PREPOSITION_END = re.compile(r"\b(?:in|to|from|near|of|(?:up|down|over|out)[ \t]+(?:at|by|past))[ \t]+$", re.I)
@@ -85,7 +85,9 @@ _STATE_NAMES = frozenset(name.lower() for name in STATES)
 _TIME_WORDS = frozenset(
     {"tonight", "today", "yesterday", "tomorrow", "since", "until", "now", "recently", "currently", "soon", "later", "earlier", "last", "next", "this", "overnight"}
 )
-_BARE_STATE = re.compile(r"[ \t]+([A-Za-z]{2})(?![\w/])")
+#: the states' short forms that are function words: even after a residence cue they need their comma
+#: ("lives alone in sturbridge ma w/ his cat", but not "lives in boston in a condo")
+_STATE_WORDS = frozenset(a for a in AMBIGUOUS_STATE_ABBRS if a.lower() in FUNCTION_WORDS)
 _FACILITY_WORD_AFTER = re.compile(
     r"[ \t]+(?:regional|general|memorial|community|hosp(?:ital)?|medical|med|rehab|clinic|health|nursing|manor|ed|er|nh|snf"
     r"|cent(?:er|re)|ctr|urgent|dialysis|assisted|senior|family|recovery|county[ \t]+(?:hosp|medical|general))\b",
@@ -161,7 +163,8 @@ class PlaceCueRecognizer(RuleRecognizer):
                 return line_is_caps(lines, at)
             return False
 
-        out = []
+        out: list[Span] = []
+        cued: set[int] = set()
         for m in _PLACE_AFTER_CUE_CASELESS.finditer(text):
             if not _PREPOSITION_END.search(text, m.start(), m.start("place")):
                 continue  # "TRIP HAZARD": without its preposition the cue word is a noun
@@ -171,15 +174,16 @@ class PlaceCueRecognizer(RuleRecognizer):
                     end = self._residence_end(m)
                 if end:
                     out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/caseless"))
+                    cued.add(m.start("place"))
         for m in itertools.chain(_RESIDENCE_WITH.finditer(text), _RELATIVE_FROM.finditer(text)):
-            if m.start("place") in {s.start for s in out} or _FACILITY_WORD_AFTER.match(text, m.end("place")):
+            if m.start("place") in cued or _FACILITY_WORD_AFTER.match(text, m.end("place")):
                 continue  # "son visiting from north platte" is found once; "MOM FROM HOLLIS CREEK REGIONAL" names a facility
             if case_says_nothing(m.group("place"), m.start("place")):
                 end = self._residence_end(m)
                 if end:
                     rule = "residence_with" if m.re is _RESIDENCE_WITH else "relative_from"
                     out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, f"place_cue/{rule}"))
-        cued = {s.start for s in out}
+                    cued.add(m.start("place"))
         for m in _PLACE_AFTER_BARE_CASELESS.finditer(text):
             if _FACILITY_WORD_AFTER.match(text, m.end()):
                 continue  # "FROM HOLLIS CREEK REGIONAL": the place names a facility
@@ -230,17 +234,8 @@ class PlaceCueRecognizer(RuleRecognizer):
             if i and self._ends_after_first(words[0].group(0).lower(), word):
                 break  # "flew in from vermont tonight", "LIVES ALONE IN GARDNER SINCE ..."
             end = m.start("place") + w.end()
-        if end is None:
-            return None
-        after = state_after(m.string, end)
-        if after == end:
-            # after where someone lives, a state's short form that is no function word is the state without its
-            # comma too: "lives alone in sturbridge ma w/ his cat" (but not "lives in boston in a condo")
-            abbr = _BARE_STATE.match(m.string, end)
-            town = m.string[end - 1]
-            if abbr and abbr.group(1).upper() in STATE_ABBRS and abbr.group(1).lower() not in FUNCTION_WORDS and abbr.group(1).islower() == town.islower():
-                return abbr.end()
-        return after
+        # after where someone lives, a state's short form that is no function word needs no comma
+        return state_after(m.string, end, needs_comma=_STATE_WORDS) if end else None
 
     def _ends_after_first(self, first: str, second: str) -> bool:
         """A place of ordinary words ends after its first: before a word of time or a past tense, or when the first is
