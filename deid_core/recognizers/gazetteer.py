@@ -41,6 +41,7 @@ from deid_core.recognizers.lexicon import (
     STATES,
     VERY_COMMON_WORD_FREQ,
     Lexicon,
+    alternation,
     countries,
     default_lexicon,
     prominent_places,
@@ -296,7 +297,7 @@ EPONYM_TRIGGERS = frozenset(
     aneurysm tremor chorea dementia encephalopathy apnea respiration breathing murmur rub spots nodules bundle fibers
     coma agitation hugger pump port drip solution disorder lesion reaction response effect circle pattern fall oesophagus
     grass dynamometer grade class wort protocol regimen collar bolt monitor rules paralysis wave waves cath tear
-    tears boots stedy straps stool eye vent ventilator
+    tears boots stedy straps stool eye vent ventilator chair lotion cream ointment gel spray wipes powder crackers angina
     """.split()
 )
 
@@ -311,17 +312,22 @@ _MODEL_LETTER_AFTER = re.compile(r"[ \t]+[DFGHJKMQTUVYZ](?![\w'’/&-]|\.\w)")
 
 
 _STATE_AFTER = re.compile(r"(?P<comma>[ \t]*,)?[ \t]*(?P<abbr>[A-Za-z]{2})(?![\w'’-])")
+#: "PORTLAND, MAINE", "eugene, oregon": a state written out after its comma
+_STATE_NAME_AFTER = re.compile(r"[ \t]*,[ \t]*(?P<name>" + alternation(STATES) + r")(?![\w'’-])", re.I)
 
 
 def state_after(text: str, end: int, *, needs_comma: frozenset[str] = AMBIGUOUS_STATE_ABBRS) -> int:
-    """Where a town ends when its state's short form follows it in the town's own case ("keene nh",
-    "LEWISTON, ME"); a short form that is also a word or a clinical one ("in", "me", "ct") needs the comma.
+    """Where a town ends when its state follows it in the town's own case ("keene nh", "LEWISTON, ME", "PORTLAND,
+    MAINE"); a short form that is also a word or a clinical one ("in", "me", "ct") needs the comma.
     ``needs_comma``: the short forms (upper case) that need it; a strong cue before the town may ask it of fewer."""
+    town = text[max(0, end - 3) : end]
+    named = _STATE_NAME_AFTER.match(text, end)
+    if named and ((named.group("name").islower() and town.islower()) or (named.group("name").isupper() and town.isupper())):
+        return named.end()
     m = _STATE_AFTER.match(text, end)
     if not m:
         return end
     abbr = m.group("abbr")
-    town = text[max(0, end - 3) : end]
     if abbr.upper() not in STATE_ABBRS or not ((abbr.islower() and town.islower()) or (abbr.isupper() and town.isupper())):
         return end
     if not m.group("comma") and abbr.upper() in needs_comma:

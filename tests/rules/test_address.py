@@ -156,3 +156,39 @@ def test_what_a_road_is_made_of_is_no_street_name(unit_finds):
 def test_an_ordinary_word_and_a_state_short_form_inside_a_sentence_are_no_town(unit_finds):
     assert unit_finds("address", "TEG: R NORMAL, MA LOW -> PLT 1 U.") == {}
     assert unit_finds("address", "LIVES IN SALEM, MA WITH WIFE") == {"SALEM, MA": Category.LOCATION}
+
+
+def test_a_county_typed_where_case_says_nothing_is_a_location_unless_an_ordinary_word_names_it(unit_finds):
+    assert unit_finds("address", "DUNHAM COUNTY DEPUTY HERE 2300 FOR BLOOD ALCOHOL KIT.") == {"DUNHAM COUNTY": Category.LOCATION}
+    note = "admitted from wrmc in ravenna county by helicopter" + LOWER_TAIL
+    assert unit_finds("address", note) == {"ravenna county": Category.LOCATION}
+    assert unit_finds("address", "BROUGHT BY COUNTY DEPUTY FROM SAME COUNTY, HOME COUNTY, THIS PARISH.") == {}
+    text = "CHICKASAW BLUFF COUNTY E-911 COMMUNICATIONS. DEPUTY FROM DUNHAM COUNTY."
+    assert unit_finds("address", text) == {"CHICKASAW BLUFF COUNTY": Category.LOCATION, "DUNHAM COUNTY": Category.LOCATION}
+
+
+def test_old_or_new_before_a_streets_own_name_is_part_of_it(unit_finds):
+    text = "SOCIAL: PT LIVES ALONE IN TRAILER OFF OLD MILL RD, NEIGHBOR FOUND HIM DOWN."
+    assert unit_finds("address", text) == {"OLD MILL RD": Category.LOCATION}
+    assert unit_finds("address", "FELL ON OLD RD. WALKED ON NEW ST.") == {}
+
+
+def test_a_town_of_two_words_after_a_street_typed_in_capitals_is_part_of_the_address(unit_finds):
+    text = "LIVES AT 22 TANNERY LN, MILLBURY FALLS W/ SON."
+    assert unit_finds("address", text) == {"22 TANNERY LN, MILLBURY FALLS": Category.LOCATION}
+    assert unit_finds("address", "LIVES AT 27 TANNERY LN, MILLBURY. WIFE HERE.") == {"27 TANNERY LN, MILLBURY": Category.LOCATION}
+
+
+def test_a_numbered_road_typed_in_one_case_is_a_location(unit_finds):
+    text = "SNOWMOBILE VS FENCE ON CO RD 12, NO HELMET. MVC ON HWY 112 ROLLOVER."
+    assert unit_finds("address", text) == {"CO RD 12": Category.LOCATION, "HWY 112": Category.LOCATION}
+    assert unit_finds("address", "rollover on hwy 61 near the bridge" + LOWER_TAIL) == {"hwy 61": Category.LOCATION}
+    assert unit_finds("address", "iv route 2 sites. ROUTE: PO. CO2 40. SR 70S. CR 1.2." + LOWER_TAIL) == {}
+
+
+def test_a_clinical_word_before_tx_or_nh_is_no_town(unit_finds):
+    assert unit_finds("address", "84F ASP PNA, NH RESIDENT. PLAN: CONT POTASSIUM REPLETION, TX TO FLOOR.") == {}
+    assert unit_finds("address", "Seen in Houston, TX and Keene, NH last year.") == {
+        "Houston, TX": Category.LOCATION,
+        "Keene, NH": Category.LOCATION,
+    }

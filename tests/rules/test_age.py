@@ -95,3 +95,9 @@ def test_an_age_joined_to_its_sex_after_a_label_or_before_a_bare_w_is_an_age(uni
 def test_years_then_the_sex_letter_is_an_age(unit_finds):
     assert unit_finds("age", "71 YEARS F ADMITTED FROM HOME") == {"71 YEARS": Category.AGE}
     assert unit_finds("age", "5 years F/U with cardiology") == {}
+
+
+def test_an_age_joined_to_its_sex_after_a_sentence_or_glued_to_y_o_is_an_age(unit_finds):
+    assert unit_finds("age", "NEW ADMIT FROM ED 2245. 44M, ATV ROLLOVER.") == {"44M": Category.AGE}
+    assert unit_finds("age", "45 y/om, ivdu, tricuspid endocarditis") == {"45 y/om": Category.AGE}
+    assert unit_finds("age", "TEMP 101. 24F. ETT 7.5 24F SHEATH.") == {}

@@ -178,3 +178,14 @@ def test_a_cell_under_a_header_of_paired_readings_is_no_date(unit_finds):
     assert unit_finds("date", table) == {"07/17/24": Category.DATE}
     table = "BED  | PATIENT   | D/C date | BARRIER\n4W   | ABERNATHY | 4/3      | SNF\n"
     assert unit_finds("date", table) == {"4/3": Category.DATE}
+
+
+def test_a_dashed_month_and_day_before_a_clock_time_is_a_date_but_a_range_is_not(unit_finds):
+    assert unit_finds("date", "late entry for 11-19 0300 - pt found w/ art line disconnected") == {"11-19 0300": Category.DATE}
+    assert unit_finds("date", "CIWA 14-19 ALL NIGHT. RR 12-20 0300. PAIN 8-10 0300. MAP 60-65 0100.") == {}
+
+
+def test_the_day_of_a_last_dose_is_a_date_though_a_dose_before_a_ratio_is_a_trap(unit_finds):
+    assert unit_finds("date", "last lovenox dose 11/13 at 2100, held since for lp") == {"11/13": Category.DATE}
+    assert unit_finds("date", "last home coumadin dose was 9/20 per son.") == {"9/20": Category.DATE}
+    assert unit_finds("date", "percocet dose 5/325, dose 1/2 tab") == {}

@@ -64,7 +64,7 @@ def test_a_place_before_a_collar_letter_or_a_clinical_rule_is_an_eponym(unit_fin
 
 def test_in_capitals_a_clinical_word_after_a_place_cue_is_where_in_the_body(unit_finds):
     assert unit_finds("gazetteer", "MURMUR 3/6 HOLOSYSTOLIC AT APEX. 2L NC.") == {}
-    assert unit_finds("gazetteer", "TRANSFERRED TO LIMA, OHIO FOR CABG.") == {"LIMA": Category.LOCATION}
+    assert unit_finds("gazetteer", "TRANSFERRED TO LIMA, OHIO FOR CABG.") == {"LIMA, OHIO": Category.LOCATION}
 
 
 def test_a_clinical_word_that_is_a_place_opening_a_sentence_is_no_place(unit_finds):
@@ -78,3 +78,8 @@ def test_an_everyday_place_word_before_a_clinical_word_qualifies_it(unit_finds):
 
 def test_a_place_made_an_adjective_with_a_hyphen_is_no_place(unit_finds):
     assert unit_finds("gazetteer", "Endocrine: insulin drip per Portland-style protocol, glucose 140-180.") == {}
+
+
+def test_a_state_written_out_after_a_town_in_the_towns_case_is_part_of_the_place(detect):
+    text = "NEURO: ALERT. SON CALLED FROM PORTLAND, MAINE, UPDATED ON CONDITION."
+    assert detect(text)["PORTLAND, MAINE"] is Category.LOCATION

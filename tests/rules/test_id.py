@@ -57,3 +57,7 @@ def test_a_record_number_a_few_words_after_its_label_is_an_identifier(unit_finds
 def test_a_case_number_typed_in_lower_case_is_an_identifier_but_a_lab_name_is_not(unit_finds):
     assert unit_finds("id", "aps case opened (aps-2291-0047) re: concern for neglect") == {"aps-2291-0047": Category.ID}
     assert unit_finds("id", "sars-cov-2 pcr neg, covid-19 neg, ca-125 pending, il-6 sent") == {}
+
+
+def test_a_tubes_french_size_is_no_identifier(unit_finds):
+    assert unit_finds("id", "STAT CXR R PTX -> CHEST TUBE 28FR R 5TH ICS, 400ML SEROSANG.") == {}

@@ -788,3 +788,35 @@ def test_the_admit_or_handoff_label_a_note_opens_on_names_the_patient_after_it(d
 
 def test_a_listed_name_after_a_place_preposition_in_a_lower_case_note_is_the_place(detect):
     assert detect("pt is a dairy farmer in hardwick, worried about his cows." + _LOWER_NOTE_TAIL) == {"hardwick": Category.LOCATION}
+
+
+def test_a_quoted_word_right_after_a_relative_or_a_hand_offs_patient_is_what_they_are_called(detect):
+    text = 'NO KNOWN FAMILY, FRIEND "CRICKET" LISTED AS EMERGENCY CONTACT.'
+    assert detect(text) == {"CRICKET": Category.PATIENT}
+    assert detect('BMT HANDOFF. REPORT ON "BIG MIKE" (PREFERS), DAY +22.') == {"BIG MIKE": Category.PATIENT}
+    assert detect('wife "upset" at bs, son "ok" with plan, dtr "worried".' + _LOWER_NOTE_TAIL) == {}
+
+
+def test_a_quoted_subject_before_what_a_person_does_and_a_name_called_out_for_are_the_person(detect):
+    assert detect('NEURO EXAM STABLE. "SKIP" HAD A ROUGH NIGHT. SUNDOWNING.') == {"SKIP": Category.PATIENT}
+    assert detect('WOKE 0300 SCREAMING FOR "JUNIOR", HER GRANDSON.') == {"JUNIOR": Category.PATIENT}
+    assert detect('"PAIN" WAS 8/10 AT 0200. PT CRYING FOR "HELP" X1.') == {}
+
+
+def test_what_the_patient_calls_himself_or_says_his_name_is_names_him(detect):
+    assert detect("pt calls himself hoot, says everybody at church does." + _LOWER_NOTE_TAIL) == {"hoot": Category.PATIENT}
+    note = "says his name is junior and dont call him anything else." + _LOWER_NOTE_TAIL
+    assert detect(note) == {"junior": Category.PATIENT}
+    assert detect("her name is on the chart. his name is spelled wrong on band." + _LOWER_NOTE_TAIL) == {}
+
+
+def test_a_hand_off_written_with_an_arrow_names_both_nurses(detect):
+    assert detect("HANDOFF DEWAYNE -> JESS. CIWA 14-19 ALL NIGHT.") == {"DEWAYNE": Category.DOCTOR, "JESS": Category.DOCTOR}
+    assert detect("HANDOFF DAYS -> NIGHTS. REPORT ICU -> FLOOR.") == {}
+
+
+def test_a_brand_or_eponym_before_the_thing_it_names_is_no_person(detect):
+    text = "Skin itchy, Sarna lotion applied. Out of bed to the Broda chair. Intubated for Ludwig's angina."
+    assert detect(text) == {}
+    assert detect("PT ACCEPTED ORANGE JUICE AND GRAHAM CRACKERS.") == {}
+    assert detect("Seen by Dr. Broda, chair of surgery.") == {"Broda": Category.DOCTOR}

@@ -89,3 +89,16 @@ def test_ranges_of_outputs_and_volumes_are_no_loose_phones(unit_finds):
 def test_an_extension_in_capitals_and_a_number_sign_belong_to_a_local_number(unit_finds):
     assert unit_finds("phone", "THEIR # 555-0103 EXT 12.") == {"555-0103 EXT 12": Category.PHONE}
     assert unit_finds("phone", "facility nurse tammy # 555-0172 if questions") == {"555-0172": Category.PHONE}
+
+
+def test_a_range_and_a_clock_time_are_no_phone_number(unit_finds):
+    assert unit_finds("phone", "SBP 100-120 0400, HR 100-110 0600") == {}
+    assert unit_finds("phone", "call 617-555-0148") == {"617-555-0148": Category.PHONE}
+
+
+def test_a_dashed_pager_number_after_paged_and_an_extension_after_its_label(unit_finds):
+    assert unit_finds("phone", "K 6.4. PAGED RENAL VIA 4-7721, NO CALLBACK") == {"4-7721": Category.PHONE}
+    assert unit_finds("phone", "0120 PAGED NSGY 4-7719 RE: ANISOCORIA") == {"4-7719": Category.PHONE}
+    assert unit_finds("phone", "GAVE HER THE CHARGE RN'S EXTENSION, 4412.") == {"4412": Category.PHONE}
+    assert unit_finds("phone", "reach her at front desk ext x5530") == {"x5530": Category.PHONE}
+    assert unit_finds("phone", "PAGED MD 0200, PAGED X2 4-5 TIMES") == {}

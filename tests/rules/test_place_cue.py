@@ -132,3 +132,33 @@ def test_where_a_relative_comes_or_calls_from_is_a_place_even_of_ordinary_words(
     note = "wife called from work, son called from the road, dtr from college, daughter here from out of state"
     assert unit_finds("place_cue", note + LOWER_TAIL) == {}
     assert unit_finds("place_cue", "MOM FROM HOLLIS CREEK REGIONAL CALLED.") == {}
+
+
+def test_where_someone_lives_up_down_or_out_is_a_place_even_of_ordinary_words(unit_finds):
+    assert unit_finds("place_cue", "lives up bear branch w/ wife, no running water" + LOWER_TAIL) == {"bear branch": Category.LOCATION}
+    assert unit_finds("place_cue", "SOCIAL: LIVES ALONE UP BEARWALLOW HOLLOW, NO PHONE.") == {"BEARWALLOW HOLLOW": Category.LOCATION}
+    note = "lives out on orca rock island, ferry only" + LOWER_TAIL
+    assert unit_finds("place_cue", note) == {"orca rock island": Category.LOCATION}
+    note = "lives up north w/ dtr. lives out back in a trailer. lives down the road. lives up there alone" + LOWER_TAIL
+    assert unit_finds("place_cue", note) == {}
+
+
+def test_a_natural_feature_named_with_an_ordinary_word_after_a_cue_is_a_place(unit_finds):
+    assert unit_finds("place_cue", "she is from bitter creek, works at the mill" + LOWER_TAIL) == {"bitter creek": Category.LOCATION}
+    assert unit_finds("place_cue", "pt from sand lick, retired miner" + LOWER_TAIL) == {"sand lick": Category.LOCATION}
+    assert unit_finds("place_cue", "pulled from icy river by bystanders, fell in nearby creek" + LOWER_TAIL) == {}
+    note = "found on the floor at home by neighbor. from cedar mesa village." + LOWER_TAIL
+    assert unit_finds("place_cue", note) == {"cedar mesa village": Category.LOCATION}
+    note = "arrived via helicopter from juniper springs critical access at 0245" + LOWER_TAIL
+    assert unit_finds("place_cue", note) == {}
+
+
+def test_a_word_that_is_no_word_before_river_or_after_lake_is_a_place_anywhere(unit_finds):
+    text = "PT FISHING ALONE ON THE TOLMIE RIVER, BOAT FLIPPED, IN WATER ~40 MIN."
+    assert unit_finds("place_cue", text) == {"TOLMIE RIVER": Category.LOCATION}
+    assert unit_finds("place_cue", "ice fishing on lake vermilion, fell thru" + LOWER_TAIL) == {"lake vermilion": Category.LOCATION}
+    assert unit_finds("place_cue", "ANION GAP 14, TRIGGER POINT INJ, SIDE BRANCH OCCLUDED, FELL IN THE LAKE.") == {}
+
+
+def test_a_disease_named_for_a_river_or_a_mountain_is_no_place(unit_finds):
+    assert unit_finds("place_cue", "r/o rocky mountain spotted fever, doxy started" + LOWER_TAIL) == {}

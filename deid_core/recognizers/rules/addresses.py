@@ -80,6 +80,13 @@ _ANY_CASE_ADDRESS = re.compile(
     rf"[ \t]*,?[ \t]+(?:[^\W\d_][\w'’.-]*[ \t]+){{0,2}}[^\W\d_][\w'’.-]*[ \t]*,?[ \t]+(?P<state>[A-Za-z]{{2}}|(?i:{_STATE_NAMES}))[ \t]+{_ZIP}"
 )
 _COUNTY = re.compile(r"(?<![\w'’-])(?:(?:St\.|[A-Z][a-z'’]+)[ \t]+){1,2}(?:County|Parish|Borough)\b(?![ \t]+(?:of\b|[A-Z]))")
+#: the same where case says nothing: "admitted from wrmc in ravenna county", "DUNHAM COUNTY DEPUTY HERE"
+_CASELESS_COUNTY = re.compile(
+    r"(?<![\w'’-])(?P<name>[a-z][a-z'’]{2,})[ \t]+(?:county|parish|borough|township|twp)\b(?![ \t]+(?:of\b|hosp|hospital|medical|general|memorial|health|jail))",
+    _I,
+)
+#: the word right before a position, on the same line
+_WORD_BEFORE = re.compile(r"(?<![\w'’-])([A-Za-z][A-Za-z'’]{2,})[ \t]+$")
 #: a ward written as a floor and a wing: "Unit 5 East", "Ward 4 North"
 _WARD = re.compile(r"\b(?:Unit|Ward|Floor|Wing)[ \t]+\d{1,2}[ \t]?(?:East|West|North|South|NE|NW|SE|SW|E|W|N|S)\b")
 #: numbered roads: "Interstate 80", "I-95", "Highway 287", "County Road 40", "Route 9"
@@ -87,6 +94,14 @@ _ROAD = re.compile(
     r"(?<![\w-])(?:(?:Interstate|Highway|Hwy\.?|Route|Rte\.?|State[ \t]+(?:Route|Road|Highway)|County[ \t]+(?:Road|Rd\.?|Route)"
     r"|U\.?S\.?[ \t]+(?:Route|Highway|Hwy\.?)|Farm[ \t]+to[ \t]+Market|FM)[ \t]*-?[ \t]*\d{1,4}[A-Z]?"
     r"|(?:I|US)-(?!12[35]\b|131\b)\d{1,3})(?![\w/.-]|\.\d)(?:[ \t]+Box[ \t]+\d{1,5}\b)?"
+)
+#: the same typed in one case, with the short forms nurses use: "MVC ON HWY 112", "SNOWMOBILE VS FENCE ON CO RD 12",
+#: "rollover on hwy 61"; "SR", "CR" and "US" alone are left out (sinus rhythm, creatinine, ultrasound), and so is a bare
+#: "route" ("iv route 2 sites")
+_CASELESS_ROAD = re.compile(
+    r"(?<![\w-])(?:hwy|highway|rte|co\.?[ \t]*rd\.?|county[ \t]+(?:road|rd\.?|hwy|highway)|state[ \t]+(?:route|road|hwy|highway)|interstate)"
+    r"[ \t]*#?[ \t]*-?[ \t]*\d{1,4}[a-z]?(?![\w/.-]|\.\d)",
+    _I,
 )
 #: an unnumbered street after "on", "off", "near": "pick up at Walgreens on Fremont Ave"
 _NAMED_STREET = re.compile(
@@ -102,6 +117,8 @@ _CASELESS_NAMED_STREET = re.compile(
 )
 #: what kind of road it is, not its name: "on gravel rd", "ON A DIRT ROAD"
 _ROAD_KINDS = frozenset({"gravel", "dirt", "paved", "unpaved", "icy", "wet", "muddy", "rural", "back", "private", "side", "county", "farm", "ranch", "logging"})
+#: words that lead a street's name though English uses them ("old mill rd", "NEW HOPE RD")
+_STREET_LEADS = frozenset({"old", "new", "upper", "lower", "north", "south", "east", "west"})
 #: a numbered street, in any case, after "on", "off", "near": "found down on w 63rd st", "LIVES OFF E 14TH STREET"
 _ORDINAL_STREET = re.compile(
     r"\b(?:on|off|near|along|at|of)[ \t]+(?P<street>(?:(?:[nsew]|north|south|east|west)\.?[ \t]+)?\d{1,3}(?:st|nd|rd|th)[ \t]+"
@@ -115,7 +132,12 @@ _HOME_AT_BEFORE = re.compile(r"\b(?:lives|living|live|resides|residing|home|addr
 #: "HEAD OF BED 30": what makes a bed's number its angle
 _HEAD_OF_BED_BEFORE = re.compile(r"head[ \t]+of[ \t]+$", _I)
 #: a town typed in lower or upper case after a street, up to where the clause ends
-_CASELESS_TOWN_TAIL = re.compile(r"[ \t]*,[ \t]*(?P<city>[A-Za-z][a-z'’-]+|[A-Z][A-Z'’-]+)(?=[ \t]*(?:[,.;\n]|$|[ \t]+(?i:alone|with|w|per|by)\b))")
+_CASELESS_TOWN_TAIL = re.compile(
+    r"[ \t]*,[ \t]*(?P<city>[A-Za-z][a-z'’-]+|[A-Z][A-Z'’-]+)(?:[ \t]+(?P<tail>[a-z'’-]+|[A-Z'’-]+))?"
+    r"(?=[ \t]*(?:[,.;\n]|$|[ \t]+(?i:alone|with|w|per|by|when|until|after|and)\b))"
+)
+#: the last word of a town's name of two ("MILLBURY FALLS", "alder harbor")
+_TOWN_TAILS = rule_list("place_cues", "place_tail_words")
 #: "1187 County Road 40": the number after a road word belongs to the street
 _ROAD_NUMBER = re.compile(r"(?:(?<=Road)|(?<=Route)|(?<=Highway))[ \t]+\d{1,4}[A-Z]?(?=[ \t]*(?:,|\n|$))")
 _ZIP_LABELLED = re.compile(rf"\b(?:zip|zip[ \t]*code|postal[ \t]*code|zipcode)\b[ \t]*[:#]?[ \t]*(?P<zip>{_ZIP})", _I)
@@ -148,6 +170,8 @@ _DOSE_WORD = re.compile(
     _I,
 )
 _CREDENTIAL_LIKE = rule_list("addresses", "credential_like_states")
+#: states' short forms that nurses write for something else: "TX TO FLOOR" (transfer), "NH RESIDENT" (nursing home)
+_NURSING_STATES = frozenset({"TX", "NH"})
 _NUMBERED_BEFORE = re.compile(rf"(?:{NUMBERED_BEFORE_PLACE})[ \t]*,[ \t]*$", _I)
 _PLACE_CUE = re.compile(
     r"\b(?:in|from|to|near|of|at|lives|living|live|resides|residing|moved|born|visiting|relocated|transferred)[ \t]*$", _I
@@ -211,9 +235,28 @@ class LocationPatternRecognizer(RuleRecognizer):
             return False
         return not any(self._not_street_word(w) or _DOSE_WORD.fullmatch(w) for w in name_words)
 
+    def _town_end(self, town: re.Match[str]) -> int:
+        """Where a town after a street ends: a second word joins it when it ends a place's name or is no word itself
+        ("22 TANNERY LN, MILLBURY FALLS"); otherwise the town is its first word."""
+        tail = town.groupdict().get("tail")  # the cased tail reads one word only
+        if tail and (tail.lower() in _TOWN_TAILS or self._caseless_town(tail)) and not self._not_street_word(tail):
+            return town.end()
+        return town.end("city")
+
     def _caseless_town(self, word: str) -> bool:
         """A town typed after a street where case says nothing: a listed city, or no stop, clinical or ordinary word."""
         return not self._not_street_word(word) and (self._city_known(word) or not self.lexicon.is_common_word(word))
+
+    def _caseless_county(self, text: str, name: str, at: int) -> bool:
+        """A county typed where case says nothing, named by a word that is a town, a name or no word ("same county",
+        "home county" and "this parish" are none)."""
+        low = name.lower()
+        if not (name.islower() or name.isupper()) or not (note_is_lower(text) or caps_line_at(text, at)):
+            return False
+        lex = self.lexicon
+        if low in _NOT_COUNTY_HEAD or low in FUNCTION_WORDS or lex.is_stop(low) or lex.is_clinical(low) or name.upper() in CLINICAL_ACRONYMS:
+            return False
+        return low in us_cities() or lex.is_name(low) or not lex.is_common_word(low)
 
     def _not_street_word(self, word: str) -> bool:
         """A stop, function or clinical word is no part of a street's name ("on levo st 110s", "on his way"), nor is
@@ -252,6 +295,10 @@ class LocationPatternRecognizer(RuleRecognizer):
             return False  # "58 YO M, VT STORM": a sex, not a town
         if (city.isupper() or city.islower()) and len(city.split()) == 1 and self.lexicon.is_common_word(city, strict=True) and not self._city_known(city):
             return False  # "GOOD FLOW, RI 0.68": in capitals, an ordinary word that is no listed town, before a short form
+        if (city.isupper() or city.islower()) and not self._city_known(city) and any(
+            self.lexicon.is_clinical(w.lower()) or w.upper() in CLINICAL_ACRONYMS for w in city.split()
+        ):
+            return False  # "ASP PNA, NH RESIDENT", "K REPLETION, TX TO FLOOR": a clinical word before nursing home, transfer
         if state in _CREDENTIAL_LIKE:
             if _NUMBERED_BEFORE.search(text[max(0, city_start - 12) : city_start]):
                 return True
@@ -261,7 +308,7 @@ class LocationPatternRecognizer(RuleRecognizer):
             if cue and not self.lexicon.is_first(head) and self.lexicon.census_share(head) < 1e-5 and not self.lexicon.is_clinical(head.lower()):
                 return True  # "FROM DUNMORE, PA": a town too small for the lists, after a place cue
             return known and (not self.lexicon.is_name(city) or cue)
-        if state in AMBIGUOUS_STATE_ABBRS:
+        if state in AMBIGUOUS_STATE_ABBRS or state.upper() in _NURSING_STATES:
             return self._city_known(city) or bool(_PLACE_CUE.search(text[max(0, city_start - 16) : city_start]))
         return True
 
@@ -289,7 +336,7 @@ class LocationPatternRecognizer(RuleRecognizer):
                 caseless = home_typed or caps_line_at(text, m.start()) or note_is_lower(text)
                 city = (_CASELESS_TOWN_TAIL if caseless else _CITY_ONLY_TAIL).match(text, end)
                 if city and (self._city_known(city.group("city")) or (caseless and self._caseless_town(city.group("city")))):
-                    end = city.end()
+                    end = self._town_end(city)
                 z = _ZIP_TAIL.match(text, end)
                 if z:
                     end = z.end()
@@ -320,12 +367,22 @@ class LocationPatternRecognizer(RuleRecognizer):
             if first.lower() in _NOT_COUNTY_HEAD or self.lexicon.is_stop(first):
                 continue
             out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.75, source="address/county"))
+        for m in _CASELESS_COUNTY.finditer(text):
+            if self._caseless_county(text, m.group("name"), m.start()):
+                start = m.start()
+                before = _WORD_BEFORE.search(text, max(0, start - 30), start)
+                if before and self._caseless_county(text, before.group(1), before.start(1)):
+                    start = before.start(1)  # "CHICKASAW BLUFF COUNTY": a name of two words
+                out.append(Span(start, m.end(), Category.LOCATION, score=0.7, source="address/county"))
         for m in _ZIP_LABELLED.finditer(text):
             out.append(Span(m.start("zip"), m.end("zip"), Category.LOCATION, score=0.85, source="address/zip"))
         for m in _WARD.finditer(text):
             out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.75, source="address/ward"))
         for m in _ROAD.finditer(text):
             out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.75, source="address/road"))
+        for m in _CASELESS_ROAD.finditer(text):
+            if m.group(0).islower() or m.group(0).isupper():
+                out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.75, source="address/road"))
         for m in _NAMED_STREET.finditer(text):
             first = m.group("street").split()[0]
             if self.lexicon.is_stop(first) or first.lower() in ("the", "this", "that"):
@@ -337,14 +394,17 @@ class LocationPatternRecognizer(RuleRecognizer):
             street = m.group("street")
             if not (street.islower() or street.isupper()) or not (note_is_lower(text) or caps_line_at(text, m.start())):
                 continue
-            if any(self._not_street_word(w) for w in street.split()[:-1]):
+            name = street.split()[:-1]
+            if len(name) == 2 and name[0].lower() in _STREET_LEADS:
+                name = name[1:]  # "OFF OLD MILL RD", "on new county rd": a lead that is a word before the street's own name
+            if any(self._not_street_word(w) for w in name):
                 continue
             if m.group("prep").lower() == "at" and not _after_home_cue(text, m.end("prep")):
                 continue  # "THEY LIVE AT WARREN AVE": after "at", only where someone lives
             end = m.end("street")
             town = _CASELESS_TOWN_TAIL.match(text, end)
             if town and self._caseless_town(town.group("city")):
-                end = town.end()  # "struck on main st, wareham"
+                end = self._town_end(town)  # "struck on main st, wareham"
             out.append(Span(m.start("street"), end, Category.LOCATION, score=0.7, source="address/named_street"))
         for m in _ROOM.finditer(text):
             if re.match(r"[-.][ \t]?\d|[ \t]+\d{3}[-. ]\d{4}(?!\d)", text[m.end() : m.end() + 12]) or re.search(r"\d{3}-\d{4}$", m.group(0)):

@@ -55,7 +55,7 @@ def _age_sex_ok(text: str, m: re.Match[str]) -> bool:
 
 #: what before a number joined to F makes it a temperature ("TMAX 101F"), a size or a setting
 #: (a colon only after a digit: "1:1 24F" is a ratio, "HPI: 24M w/ acne" a label)
-_NOT_AGE_BEFORE = re.compile(r"(?:\b(?:t|temp|tmax|tm|max|febrile|fever|afebrile|to|x|peep|ps|fio2|size|sz|room|rm|bed|bay|#)|[\d.°/-]|\d:)[ \t]*$", _I)
+_NOT_AGE_BEFORE = re.compile(r"(?:\b(?:t|temp|tmax|tm|max|febrile|fever|afebrile|to|x|peep|ps|fio2|size|sz|room|rm|bed|bay|#)|[\d°/-]|\d:)[ \t]*$", _I)
 
 _DISTANCE_BEFORE = re.compile(r"\b(?:amb|ambulat\w*|walk\w*|distance|gait|hallway|hall)\b[^.;\n]*$", _I)
 
@@ -79,7 +79,7 @@ _AGE_RULES: tuple[PatternRule, ...] = (
     PatternRule(
         "y_o",
         Category.AGE,
-        re.compile(rf"\b{_AGE_N}[ \t]*-?[ \t]*(?:y/o|y\.o\.|y\.o|yo[mf]?|yow[mf]|yob[mf]|y/a|yoa)(?![a-z])", _I),
+        re.compile(rf"\b{_AGE_N}[ \t]*-?[ \t]*(?:y/o[mf]?|y\.o\.|y\.o|yo[mf]?|yow[mf]|yob[mf]|y/a|yoa)(?![a-z])", _I),
         score=0.95,
         accept=_age_value_ok,
     ),

@@ -337,6 +337,12 @@ _MD_CUE_BEFORE = re.compile(
 _SCORE_DENOMINATORS = frozenset({15, 16, 20, 24, 25, 30})
 #: "echo 8/87": a month and a two-digit year that cannot be a day, after the same cues as a month/day
 _MY = re.compile(r"(?<![\w/.:+-])(?P<a>1[0-2]|0?[1-9])/(?P<y>3[2-9]|[4-9]\d)(?![\w/+]|\.\d|:\d)")
+#: "late entry for 11-19 0300": a month and day with a dash, which ranges share ("CIWA 14-19", "RR 12-20"), count only
+#: with a clock time after them
+_MD_DASH = re.compile(r"(?<![\w/.:+-])(?P<a>1[0-2]|0?[1-9])-(?P<b>3[01]|[12]\d|0?[1-9])(?![\w/+-]|\.\d|:\d)")
+_CLOCK_AFTER = re.compile(r"[ \t]+(?:@[ \t]*)?(?:[01]\d|2[0-3])[0-5]\d(?![\w:/.-])")
+#: "last lovenox dose", "next home dose": which dose, so the m/d after it is when it was or will be given
+_WHICH_DOSE = re.compile(r"\b(?:last|next|first|final|prior|previous)[ \t]+(?:[a-z]+[ \t]+){0,2}$", re.I)
 _MD_CHAIN_BEFORE = re.compile(r"(?:,|\band\b|\bor\b|&|-|\bto\b|\bthrough\b|\bthru\b|\bvs\.?)[ \t]*$", _I)
 _MD_LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:[-*•>][ \t]*)?$")
 #: words after which a bare m/d is a date: events, tests and procedures, note titles
@@ -436,6 +442,10 @@ def in_score_or_count(text: str, start: int, end: int) -> bool:
         return True  # "pain 4/10 at rest, 7/10 with cough": a second reading on the scale of the first
     before = clause[-24:]
     trap = _MD_TRAP_BEFORE.search(before)
+    if trap and trap.group("word").lower() in ("dose", "doses"):
+        lead = clause[: len(clause) - len(before) + trap.start("word")]
+        if _WHICH_DOSE.search(lead):
+            return False  # "last lovenox dose 11/13 at 2100", "last home coumadin dose was 9/20": a dose given on a day
     # "long term vent pt, in micu since 10/12": a date cue after the trap word takes the number back
     return bool(trap) and not _MD_CUE_BEFORE.search(before[trap.end("word") :])
 
@@ -470,6 +480,15 @@ class DateRecognizer(PatternRecognizer):
         if prev_end >= 0 and m.start() - prev_end <= 8 and _MD_CHAIN_BEFORE.search(text[prev_end : m.start()]):
             return True
         return False
+
+    @staticmethod
+    def _md_dash_ok(text: str, m: re.Match[str]) -> bool:
+        """A dashed month/day is a date before a clock time, unless a measure, a score or a setting stands before it."""
+        if not _CLOCK_AFTER.match(text, m.end()) or in_score_or_count(text, m.start(), m.end()):
+            return False
+        before = clause_before(text, m.start())
+        word = _WORD_BEFORE.search(before)
+        return not _MD_TRAP_BEFORE.search(before[-24:]) and not (word and default_lexicon().is_clinical(word.group(1)))
 
     @staticmethod
     def _after_clinical_term(before: str, after: str, month: int, day: int) -> bool:
@@ -527,6 +546,9 @@ class DateRecognizer(PatternRecognizer):
             if self._md_ok(text, m, last):
                 spans.append(Span(m.start(), m.end(), Category.DATE, score=0.75, source="date/month_day_numeric"))
                 prev_end = m.end()
+        for m in _MD_DASH.finditer(text):
+            if not any(covered[m.start() : m.end()]) and self._md_dash_ok(text, m):
+                spans.append(Span(m.start(), m.end(), Category.DATE, score=0.7, source="date/month_day_dash"))
         for m in _MY.finditer(text):
             if any(covered[m.start() : m.end()]):
                 continue

@@ -72,8 +72,8 @@ def _clinical_value(v: str) -> bool:
     return bool(word) and default_lexicon().is_clinical(word.group(1))
 
 
-#: "VOIDED 300CC": a number with its unit is a measure, whatever word stands before it
-_MEASURE_VALUE = re.compile(r"\d+(?:\.\d+)?[ \t]?(?:cc|ml|l|mg|mcg|g|kg|meq|units?|u|%)", _I)
+#: "VOIDED 300CC", "CHEST TUBE 28FR": a number with its unit or a tube's size is a measure, whatever word stands before it
+_MEASURE_VALUE = re.compile(r"\d+(?:\.\d+)?[ \t]?(?:cc|ml|l|mg|mcg|g|kg|meq|units?|u|%|fr|french|ga|gauge|cm|mm)", _I)
 
 
 #: a 24-hour clock time or a range of them: "BACK FROM CATH LAB 1330", "VISIT 1500-1700"

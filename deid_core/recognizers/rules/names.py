@@ -193,11 +193,15 @@ _PATIENT_INLINE = re.compile(
 )
 #: how people say what a person is called: "states 'just call me dottie'", 'everybody calls him "tito"',
 #: 'keeps asking for "walt"' (a quoted word only)
-_NICKNAME_VERBS = r"goes[ \t]+by|nicknamed"
+_NICKNAME_VERBS = (
+    r"goes[ \t]+by|nicknamed|call(?:s|ed)?[ \t]+(?:himself|herself|themselves|themself)"
+    r"|(?:his|her|their)[ \t]+(?:first[ \t]+|real[ \t]+|legal[ \t]+)?name[ \t]+is"
+)
 _NAMING = re.compile(
     # "named": a verb that says what the person is called, not what they ask or look for
     r"\b(?:(?P<named>call(?:s|ed)?[ \t]+(?:me|him|her|them)|" + _NICKNAME_VERBS + r"|known[ \t]+as|to[ \t]+be[ \t]+called|prefers(?=[ \t]*[\"“]))"
-    r"|(?:ask(?:s|ed|ing)?|call(?:s|ed|ing)?|look(?:s|ed|ing)?)[ \t]+(?:out[ \t]+)?for(?=[ \t]*[\"“'‘])|called(?=[ \t]*[\"“]))"
+    r"|(?:ask(?:s|ed|ing)?|call(?:s|ed|ing)?|look(?:s|ed|ing)?|scream(?:s|ed|ing)?|yell(?:s|ed|ing)?|cr(?:y|ies|ied|ying))[ \t]+(?:out[ \t]+)?for"
+    r"(?=[ \t]*[\"“'‘])|called(?=[ \t]*[\"“]))"
     r"[ \t]*(?=[\"“'‘]?[^\W\d_])",
     _I,
 )
@@ -226,6 +230,11 @@ _GOES_BY = re.compile(
 _NOT_NICKNAMES = frozenset(
     {"wheelchair", "stretcher", "car", "bus", "foot", "ambulance", "walker", "cane", "scooter", "train", "plane", "taxi", "cab",
      "van", "bike", "name", "nickname", "surname", "initials", "mom", "dad", "mother", "father"}
+)
+#: how a relative is, quoted: 'wife "upset"', 'son "fine w/ plan"' (the -ed, -ing and -ly words are tested by their ending)
+_QUOTED_STATES = frozenset(
+    {"upset", "fine", "ok", "okay", "good", "bad", "happy", "sad", "mad", "angry", "better", "worse", "great", "awful", "terrible",
+     "nervous", "anxious", "afraid", "calm", "tired", "sick", "ready", "sure", "aware", "unaware", "here", "there", "present", "absent"}
 )
 _QUOTED_NICKNAME = re.compile(r"[\"“'‘](?P<nick>[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,2})[\"”'’](?![\w])")
 _WHEN_AFTER_CALL = re.compile(r"(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)(?:day)?\b|wednesday\b", _I)
@@ -385,6 +394,11 @@ _HAND_OFF_NAME = re.compile(
     r"(?P<name>[A-Za-z][A-Za-z'’-]{2,})(?=[ \t]+(?:on|at|in|from)\b)",
     re.I,
 )
+#: "HANDOFF DEWAYNE -> JESS", "report: tara > kim": a hand-off from one nurse to the next, written with an arrow
+_HAND_OFF_ARROW = re.compile(
+    r"\b(?:hand-?off|report|sign-?out)[ \t]*:?[ \t]+(?P<a>[A-Za-z][A-Za-z'’-]+)[ \t]*(?:-+>|→|=>|>)[ \t]*(?P<b>[A-Za-z][A-Za-z'’-]+)(?![\w'’-])",
+    re.I,
+)
 #: where a hand-off goes that is no person
 _HAND_OFF_PLACES = frozenset({"floor", "unit", "team", "nurse", "staff", "oncoming", "receiving", "covering", "pacu", "stepdown"})
 #: "SUMMER ALBRIGHT, DOB 4/17/1958": the words before a date of birth name the patient
@@ -397,6 +411,12 @@ _SUBJECT_VERBS = frozenset(
      "denies", "denied", "refuses", "refused", "agrees", "agreed", "complains", "complained", "requests", "requested",
      "woke", "awoke", "tolerated", "verbalizes", "verbalized", "endorses", "endorsed"}
 )
+#: '"SKIP" HAD A ROUGH NIGHT', "'bubba' slept well": a quoted word as a sentence's subject, before what a person says or does
+_QUOTED_SUBJECT = re.compile(
+    r"(?:^|(?<=\n)|(?<=[.;!?])[ \t]+)[ \t]*[\"“'‘](?P<nick>[^\W\d_][\w'’-]*)[\"”'’][ \t]+(?P<verb>[a-z]+)\b",
+    re.I,
+)
+_QUOTED_SUBJECT_VERBS = _SUBJECT_VERBS | {"had", "has"}
 #: a hand-off names the patient the report is about: "report on xu wenjing", "REPORT ON ROSE - S/P MASTECTOMY"
 _REPORT_ON = re.compile(r"\breport[ \t]+on[ \t]+", re.I)
 _LOWER_CREDENTIAL_WORDS = frozenset({"rn", "lpn", "np", "rrt", "cna", "bsn", "msn", "pa-c", "wocn", "cwocn", "crna"})
@@ -806,6 +826,20 @@ class NameRecognizer(RuleRecognizer):
             and any(not self.lexicon.is_common_word(t.text) for t in rest)
         )
 
+    def _quoted_name(self, text: str, pos: int, rule: str) -> NameCandidate | None:
+        """In quotes right after a person's cue (a relative, a hand-off's patient), what the person is called."""
+        quoted = _QUOTED_NICKNAME.match(text, pos)
+        if quoted and self._nickname_word(quoted.group("nick")):
+            return NameCandidate(quoted.start("nick"), quoted.end("nick"), Category.PATIENT, 0.85, rule)
+        return None
+
+    def _nickname_word(self, quoted: str) -> bool:
+        """Quoted words that may be what a person is called: not what they felt or did ('wife "upset"', 'son "worried"')."""
+        words = quoted.lower().split()
+        return len(words) <= 2 and not any(
+            w in FUNCTION_WORDS or w in _QUOTED_STATES or self.lexicon.is_clinical(w) or self.lexicon.is_stop(w) or w.endswith(("ed", "ing", "ly")) for w in words
+        )
+
     def _nickname_at(self, text: str, tokens: Sequence[Token], j: int) -> bool:
         """A capitalised word in quotes or brackets inside a name, with a name word after it."""
         return (
@@ -1000,6 +1034,10 @@ class NameRecognizer(RuleRecognizer):
                     pos = in_law.end()
                     idx += 2
                 m = re.match(r"(?:['’]s)?[ \t]*[,:(]?[ \t]*(?:(?:is|was|named|called|name[ \t]+is|,)[ \t]+)?", text[pos:])
+                quoted = self._quoted_name(text, pos + m.end(), "relation")
+                if quoted:
+                    out.append(quoted)  # 'FRIEND "CRICKET" AT BS', "wife 'sunny'"
+                    continue
                 nxt = tokens[idx + 1] if idx + 1 < len(tokens) else None
                 if (
                     nxt is not None
@@ -1046,6 +1084,9 @@ class NameRecognizer(RuleRecognizer):
             ):
                 continue  # "pain (np) aware", "interpreter (spanish) at bs"
             out.append(NameCandidate(m.start(group), m.end(group), Category.DOCTOR, 0.85, "bracketed_role"))
+        for m in _QUOTED_SUBJECT.finditer(text):
+            if m.group("verb").lower() in _QUOTED_SUBJECT_VERBS and self._nickname_word(m.group("nick")):
+                out.append(NameCandidate(m.start("nick"), m.end("nick"), Category.PATIENT, 0.8, "naming"))
         for m in _GOES_BY.finditer(text):
             nick = m.group("nick").lower()
             if nick in FUNCTION_WORDS or nick in _NOT_NICKNAMES or self.lexicon.is_clinical(nick) or self.lexicon.is_stop(nick):
@@ -1066,6 +1107,10 @@ class NameRecognizer(RuleRecognizer):
                 if self._subject_given_name(text, tokens, k):
                     out.append(self._span(text, tokens, (k, k), Category.PATIENT, 0.75, "patient_subject"))
         for m in _REPORT_ON.finditer(text):
+            quoted = self._quoted_name(text, m.end(), "report_on")
+            if quoted:
+                out.append(quoted)  # 'REPORT ON "BIG MIKE" (PREFERS)'
+                continue
             found = len(out)
             forward(m.end(), Category.PATIENT, "relation", 0.8, "report_on")
             if len(out) > found:
@@ -1300,6 +1345,11 @@ class NameRecognizer(RuleRecognizer):
             low = m.group("name").lower()
             if plain(low) and low not in _HAND_OFF_PLACES and low not in _ROLE_QUALIFIERS and low not in _RELATION_SET:
                 out.append(NameCandidate(m.start("name"), m.end("name"), Category.DOCTOR, 0.8, "hand_off"))
+        for m in _HAND_OFF_ARROW.finditer(text):
+            lows = (m.group("a").lower(), m.group("b").lower())
+            # both ends a person: "HANDOFF DAYS -> NIGHTS", "report icu -> floor" hand over no one
+            if all(plain(w) and w not in _HAND_OFF_PLACES and (lex.is_name(w) or not lex.is_common_word(w)) for w in lows):
+                out.extend(NameCandidate(m.start(g), m.end(g), Category.DOCTOR, 0.8, "hand_off") for g in ("a", "b"))
         for m in _NAME_BEFORE_DOB.finditer(text):
             words = list(re.finditer(r"\S+", m.group("name")))
             while words and not (lex.is_name(words[0].group(0)) and plain(words[0].group(0).lower())):

@@ -53,8 +53,9 @@ _PHONE_RULES: tuple[PatternRule, ...] = (
         "nanp",
         Category.PHONE,
         re.compile(
-            # "617\n555-0148": a number the line wrapped after its area code
-            r"(?<![\w.+/-])(?:\+?1[ \t.-]?)?(?:\(\d{3}\)[ \t]?|\d{3}[ \t./-]|\d{3}[ \t]*\n[ \t]*(?=\d{3}-\d{4}))\d{3}[ \t.-]\d{4}" + _PHONE_END,
+            # "617\n555-0148": a number the line wrapped after its area code; area codes and exchanges never begin
+            # with 0 or 1, which a range and a clock time do ("SBP 100-120 0400")
+            r"(?<![\w.+/-])(?:\+?1[ \t.-]?)?(?:\([2-9]\d{2}\)[ \t]?|[2-9]\d{2}[ \t./-]|[2-9]\d{2}[ \t]*\n[ \t]*(?=[2-9]\d{2}-\d{4}))[2-9]\d{2}[ \t.-]\d{4}" + _PHONE_END,
             _I,
         ),
         score=0.95,
@@ -83,23 +84,31 @@ _PHONE_RULES: tuple[PatternRule, ...] = (
         "pager",
         Category.PHONE,
         re.compile(
-            _PHONE_LABEL_SHORT + r"\b\.?[ \t]*(?:#|no\.?|number)?[ \t]*[:#]?[ \t]*(?P<v>\d{1,2}-\d{4}|\d{4,5}|\d{3}-\d{4}|\d{10})(?![\w/-]|\.\d)",
+            _PHONE_LABEL_SHORT + r"\b\.?[ \t]*(?:#|no\.?|number)?[ \t]*[:#,]?[ \t]*(?P<v>x?(?:\d{1,2}-\d{4}|\d{4,5})|\d{3}-\d{4}|\d{10})(?![\w/-]|\.\d)",
             _I,
         ),
         score=0.85,
         group="v",
     ),
     # "page ho at 5-2231", "paged dr. lee at 4-1187", "PAGED @ 4-6718", "paged (3-4410)", "PAGED HO @ 3318": the
-    # number a person is paged at; four bare digits only where no clock reads them, since "paged ho at 0200" gives a time
+    # number a person is paged at; four bare digits only where no clock reads them, since "paged ho at 0200" gives a time;
+    # below, a dashed number needs no "at" ("PAGED NSGY 4-7719")
     PatternRule(
         "pager_addressed",
         Category.PHONE,
         re.compile(
-            r"\b(?:page|paged|paging|beep|beeped|bleep|bleeped)(?:[ \t]+(?:[A-Za-z][\w.'-]*[ \t]+){0,3}(?:at|@)|[ \t]*\()[ \t]*"
+            r"\b(?:page|paged|paging|beep|beeped|bleep|bleeped)(?:[ \t]+(?:[A-Za-z][\w.'-]*[ \t]+){0,3}(?:at|@|via)|[ \t]*\()[ \t]*"
             r"(?P<v>\d{1,2}-\d{4}|\d{3}-\d{4}|\d{4,5})(?![\w/-]|\.\d)",
             _I,
         ),
         accept=lambda text, m: not _clock_time(m.group("v")),
+        score=0.8,
+        group="v",
+    ),
+    PatternRule(
+        "pager_paged",
+        Category.PHONE,
+        re.compile(r"\b(?:paged|paging|beeped|bleeped)[ \t]+(?:[A-Za-z][\w.'-]*[ \t]+){1,3}(?P<v>\d{1,2}-\d{4})(?![\w/-]|\.\d)", _I),
         score=0.8,
         group="v",
     ),

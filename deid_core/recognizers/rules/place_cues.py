@@ -1,4 +1,5 @@
-"""Unit ``place_cue``: towns no list holds, after ``lives in``, ``moved from``, ``born in``, ``mom from``.
+"""Unit ``place_cue``: towns no list holds, after ``lives in``, ``moved from``, ``born in``, ``mom from``, and creeks,
+rivers and lakes named with a word no list holds (``on the tolmie river``).
 
 A bare ``from X``/``in X`` counts only when X is no word, name, drug or
 eponym and the verb before it is not one that takes a thing (``weaned from
@@ -12,7 +13,7 @@ import re
 from collections.abc import Iterable
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
-from deid_core.recognizers.gazetteer import GazetteerResources, default_resources, state_after
+from deid_core.recognizers.gazetteer import GazetteerResources, default_resources, state_after, word_after
 from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.lexicon import AMBIGUOUS_STATE_ABBRS, RELATIONS, STATE_ABBRS, STATES, alternation, countries, rule_list, us_cities
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, TITLE_BEFORE_NAME
@@ -56,17 +57,45 @@ _RESIDENCE_WITH = re.compile(
     r"[ \t]+(?:in|near|outside(?:[ \t]+of)?|(?:way[ \t]+)?out[ \t]+(?:past|at|in))[ \t]+" + _CASELESS_PLACE,
     re.I,
 )
-#: "MOM FROM ANTELOPE FLATS ARRIVED", "BROTHER CALLED FROM SWEETWATER WASH": where a relative comes or calls from
-_RELATIVE_FROM = re.compile(
-    r"\b(?:" + alternation(RELATIONS) + r")(?:[ \t]+(?:called|phoned|calling|here|visiting|came|arrived|drove|flew|up|down|over|in"
-    r"|on[ \t]+(?:the[ \t]+)?phone)){0,2}[ \t]+from[ \t]+" + _CASELESS_PLACE,
+#: "lives up bear branch", "LIVES ALONE UP BEARWALLOW HOLLOW", "lives out on orca rock island": up, down, out or over
+#: where someone lives, with no preposition of place after it
+_RESIDENCE_OUT = re.compile(
+    r"\b(?:lives|living|resides|residing)(?:[ \t]+alone)?[ \t]+(?:way[ \t]+)?(?:up|down|out|over)(?:[ \t]+(?:on|at|by|past|near))?[ \t]+"
+    + _CASELESS_PLACE,
     re.I,
 )
+#: where "lives up" or "out" goes that is no place: "lives up north", "lives out back", "lives down stairs"
+_DIRECTIONS = frozenset(
+    {"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest", "yonder", "back", "stairs", "home", "here", "there"}
+)
+#: the rule each residence pattern reports as its source
+_RULE_OF = {_RESIDENCE_WITH: "residence_with", _RESIDENCE_OUT: "residence_out"}
+#: "MOM FROM ANTELOPE FLATS ARRIVED", "BROTHER CALLED FROM SWEETWATER WASH": where a relative comes or calls from;
+#: "from" is found first and the relative looked for just before it, as an alternation of every relation word tried
+#: at each character of a note is slow
+_FROM_PLACE = re.compile(r"(?<=[ \t])from[ \t]+" + _CASELESS_PLACE, re.I)
+_RELATIVE_BEFORE_FROM = re.compile(
+    r"\b(?:" + alternation(RELATIONS) + r")(?:[ \t]+(?:called|phoned|calling|here|visiting|came|arrived|drove|flew|up|down|over|in"
+    r"|on[ \t]+(?:the[ \t]+)?phone)){0,2}[ \t]+$",
+    re.I,
+)
+#: how far before "from" a relative and two verbs may stand ("daughter-in-law on the phone calling from")
+_RELATIVE_REACH = 64
 _PREPOSITION_END = re.compile(r"\b(?:in|to|from|near|of|(?:up|down|over|out)[ \t]+(?:at|by|past))[ \t]+$", re.I)
 #: a first word that leads a town's name ("east harlan", "NORTH ADAMS")
 _PLACE_LEADS = frozenset({"east", "west", "north", "south", "new", "fort", "mount", "port", "lake", "glen", "upper", "lower"})
 #: a last word that ends a place's name ("saltmarsh point", "cobb hollow", "dunmore county", "kenmore sq")
 _PLACE_TAILS = rule_list("place_cues", "place_tail_words")
+#: the last word of a natural feature's name, and words that describe such a feature rather than name it
+_FEATURE_TAILS = rule_list("place_cues", "feature_tail_words")
+_FEATURE_DESCRIPTIONS = rule_list("place_cues", "feature_descriptions")
+#: "ON THE TOLMIE RIVER", "fishing on lake vermilion": a word that is no word, named as a creek, river or lake
+_FEATURE_NAME = re.compile(
+    r"(?<![\w'’-])(?:(?P<name>[a-z][a-z'’-]{2,})[ \t]+(?:" + alternation(_FEATURE_TAILS) + r")|(?:lake|lk)[ \t]+(?P<lake>[a-z][a-z'’-]{2,}))(?![\w'’-])",
+    re.I,
+)
+#: "rocky mountain spotted fever", "rift valley fever", "ross river virus": a disease named for a place is no place in a note
+_DISEASE_AFTER = re.compile(r"(?:[ \t]+[a-z]+)?[ \t]+(?:fever|virus|disease|syndrome|encephalitis|score|criteria)\b", re.I)
 #: "pt from saltmarsh point", "sister from new hampshire", "from waco, tx": after a bare "from", "near" or "outside",
 #: where case says nothing, only a place's own shape counts (a listed town of two words or more, a
 #: state, a word and a place word after it, or a town and its state)
@@ -90,7 +119,7 @@ _TIME_WORDS = frozenset(
 _STATE_WORDS = frozenset(a for a in AMBIGUOUS_STATE_ABBRS if a.lower() in FUNCTION_WORDS)
 _FACILITY_WORD_AFTER = re.compile(
     r"[ \t]+(?:regional|general|memorial|community|hosp(?:ital)?|medical|med|rehab|clinic|health|nursing|manor|ed|er|nh|snf"
-    r"|cent(?:er|re)|ctr|urgent|dialysis|assisted|senior|family|recovery|county[ \t]+(?:hosp|medical|general))\b",
+    r"|cent(?:er|re)|ctr|urgent|dialysis|assisted|senior|family|recovery|critical[ \t]+access|county[ \t]+(?:hosp|medical|general))\b",
     re.IGNORECASE,
 )
 
@@ -175,13 +204,15 @@ class PlaceCueRecognizer(RuleRecognizer):
                 if end:
                     out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/caseless"))
                     cued.add(m.start("place"))
-        for m in itertools.chain(_RESIDENCE_WITH.finditer(text), _RELATIVE_FROM.finditer(text)):
+        for m in itertools.chain(_RESIDENCE_WITH.finditer(text), _RESIDENCE_OUT.finditer(text), self._relative_from(text)):
             if m.start("place") in cued or _FACILITY_WORD_AFTER.match(text, m.end("place")):
                 continue  # "son visiting from north platte" is found once; "MOM FROM HOLLIS CREEK REGIONAL" names a facility
+            if m.re is _RESIDENCE_OUT and m.group("place").split()[0].lower() in _DIRECTIONS:
+                continue  # "lives up north", "lives out back"
             if case_says_nothing(m.group("place"), m.start("place")):
                 end = self._residence_end(m)
                 if end:
-                    rule = "residence_with" if m.re is _RESIDENCE_WITH else "relative_from"
+                    rule = _RULE_OF.get(m.re, "relative_from")
                     out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, f"place_cue/{rule}"))
                     cued.add(m.start("place"))
         for m in _PLACE_AFTER_BARE_CASELESS.finditer(text):
@@ -194,7 +225,23 @@ class PlaceCueRecognizer(RuleRecognizer):
                 end = self._place_end(m, strong_only=not m.group("outside"))
                 if end:
                     out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/caseless_bare"))
+                    cued.add(m.start("place"))
+        for m in _FEATURE_NAME.finditer(text):
+            name = m.group("name") or m.group("lake")
+            if m.start() in cued or name.lower() in _FEATURE_DESCRIPTIONS or not self._town_word(name.lower(), rare=True):
+                continue  # "pulled from icy river"
+            if _DISEASE_AFTER.match(text, m.end()) or _FACILITY_WORD_AFTER.match(text, m.end()):
+                continue  # "rocky mountain spotted fever"; "HOLLIS CREEK REGIONAL" names a facility
+            if case_says_nothing(m.group(0), m.start()):
+                out.append(Span(m.start(), m.end(), Category.LOCATION, 0.6, "place_cue/feature"))
         return out
+
+    @staticmethod
+    def _relative_from(text: str) -> Iterable[re.Match[str]]:
+        """``from`` and the place after it, where a relative stands just before."""
+        for m in _FROM_PLACE.finditer(text):
+            if _RELATIVE_BEFORE_FROM.search(text, max(0, m.start() - _RELATIVE_REACH), m.start()):
+                yield m
 
     def _place_end(self, m: re.Match[str], *, strong_only: bool) -> int | None:
         """Where the place after a caseless cue ends, or None when it is no place.
@@ -210,8 +257,12 @@ class PlaceCueRecognizer(RuleRecognizer):
             end = m.end("place")  # "new hampshire", "new bedford"
         elif two and words[0] in _PLACE_LEADS and self._town_word(words[1]):
             end = m.end("place")  # "east harlan"
+        elif two and words[0] in _FEATURE_DESCRIPTIONS and words[1] in _FEATURE_TAILS:
+            return None  # "pulled from icy river"
         elif two and (words[1] in _PLACE_TAILS or words[1] in countries()) and self._town_word(words[0], rare=True):
             end = m.end("place")  # "saltmarsh point", "cobb hollow", "goiania brazil"
+        elif two and words[1] in _FEATURE_TAILS and self._town_word(words[0], listed_ok=True):
+            end = m.end("place")  # "she is from bitter creek", "from sand lick": a natural feature may be named with a word
         elif two and state_after(m.string, m.start("place") + len(place.split()[0])) == m.end("place") and self._town_word(words[0], rare=True):
             end = m.end("place")  # "pt from woonsocket ri": a town and its state without the comma
         elif self._town_word(words[0]) and (not strong_only or (with_state and len(words) == 1)):
@@ -220,6 +271,8 @@ class PlaceCueRecognizer(RuleRecognizer):
             return None
         if with_state and end == m.end("place"):
             end = m.end("state")  # "lewiston, me"
+        elif two and end == m.end("place"):
+            end = self._with_place_tail(m.string, end)  # "from cedar mesa village"
         return state_after(m.string, end)  # "they live in cranston ri"
 
     def _residence_end(self, m: re.Match[str]) -> int | None:
@@ -234,8 +287,18 @@ class PlaceCueRecognizer(RuleRecognizer):
             if i and self._ends_after_first(words[0].group(0).lower(), word):
                 break  # "flew in from vermont tonight", "LIVES ALONE IN GARDNER SINCE ..."
             end = m.start("place") + w.end()
+        if not end:
+            return None
         # after where someone lives, a state's short form that is no function word needs no comma
-        return state_after(m.string, end, needs_comma=_STATE_WORDS) if end else None
+        return state_after(m.string, self._with_place_tail(m.string, end), needs_comma=_STATE_WORDS)
+
+    @staticmethod
+    def _with_place_tail(text: str, end: int) -> int:
+        """A word after a place that ends a place's name joins it: "lives out on orca rock island", "from cedar mesa village"."""
+        tail = word_after(text, end)
+        if tail and tail.lower() in _PLACE_TAILS:
+            return text.index(tail, end) + len(tail)
+        return end
 
     def _ends_after_first(self, first: str, second: str) -> bool:
         """A place of ordinary words ends after its first: before a word of time or a past tense, or when the first is
