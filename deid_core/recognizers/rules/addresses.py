@@ -27,7 +27,7 @@ from deid_core.recognizers.lexicon import (
     us_cities,
 )
 from deid_core.recognizers.case import note_is_lower
-from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FUNCTION_WORDS
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FUNCTION_WORDS, PLACE_TAILS
 from deid_core.recognizers.rules.tokens import caps_line_at
 from deid_core.recognizers.rules.nearby import CLOCK_TIME
 from deid_core.spans import Category, Span
@@ -136,8 +136,6 @@ _CASELESS_TOWN_TAIL = re.compile(
     r"[ \t]*,[ \t]*(?P<city>[A-Za-z][a-z'’-]+|[A-Z][A-Z'’-]+)(?:[ \t]+(?P<tail>[a-z'’-]+|[A-Z'’-]+))?"
     r"(?=[ \t]*(?:[,.;\n]|$|[ \t]+(?i:alone|with|w|per|by|when|until|after|and)\b))"
 )
-#: the last word of a town's name of two ("MILLBURY FALLS", "alder harbor")
-_TOWN_TAILS = rule_list("place_cues", "place_tail_words")
 #: "1187 County Road 40": the number after a road word belongs to the street
 _ROAD_NUMBER = re.compile(r"(?:(?<=Road)|(?<=Route)|(?<=Highway))[ \t]+\d{1,4}[A-Z]?(?=[ \t]*(?:,|\n|$))")
 _ZIP_LABELLED = re.compile(rf"\b(?:zip|zip[ \t]*code|postal[ \t]*code|zipcode)\b[ \t]*[:#]?[ \t]*(?P<zip>{_ZIP})", _I)
@@ -239,7 +237,7 @@ class LocationPatternRecognizer(RuleRecognizer):
         """Where a town after a street ends: a second word joins it when it ends a place's name or is no word itself
         ("22 TANNERY LN, MILLBURY FALLS"); otherwise the town is its first word."""
         tail = town.groupdict().get("tail")  # the cased tail reads one word only
-        if tail and (tail.lower() in _TOWN_TAILS or self._caseless_town(tail)) and not self._not_street_word(tail):
+        if tail and (tail.lower() in PLACE_TAILS or self._caseless_town(tail)) and not self._not_street_word(tail):
             return town.end()
         return town.end("city")
 

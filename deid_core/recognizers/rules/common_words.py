@@ -3,7 +3,8 @@
 ``FUNCTION_WORDS`` ends a name and a place (names, place_cue);
 ``CLINICAL_ACRONYMS`` are short forms that are neither a facility nor a
 name (names, facility); ``DRUG_SUFFIX`` and ``TITLE_BEFORE_NAME`` keep drugs
-and people out of places and facilities.
+and people out of places and facilities; ``PLACE_TAILS`` end a place's name
+(place_cue, address).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from deid_core.recognizers.lexicon import rule_list
 FUNCTION_WORDS = rule_list("shared", "function_words")
 #: clinical short forms that are no facility ("TRANSFER TO MICU") and no part of a name ("ED MD")
 CLINICAL_ACRONYMS = rule_list("shared", "clinical_acronyms")
+#: last words of a place's name: "saltmarsh point", "cobb hollow", "dunmore county", "MILLBURY FALLS"
+PLACE_TAILS = rule_list("place_cues", "place_tail_words")
 #: endings of drug names: "in Lasix" is no place, "my son paulo" but not "my son lisinopril"
 DRUG_SUFFIX = re.compile(
     r"(?:pine|pril|olol|alol|statin|sartan|mab|nib|azole|cillin|mycin|floxacin|oxetine|azepam|zolam|parin|gliptin|gliflozin|triptan"

@@ -16,7 +16,7 @@ from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.gazetteer import GazetteerResources, default_resources, state_after, word_after
 from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.lexicon import AMBIGUOUS_STATE_ABBRS, RELATIONS, STATE_ABBRS, STATES, alternation, countries, rule_list, us_cities
-from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, TITLE_BEFORE_NAME
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, PLACE_TAILS, TITLE_BEFORE_NAME
 from deid_core.recognizers.rules.tokens import caps_lines, line_is_caps
 from deid_core.spans import Category, Span
 
@@ -84,8 +84,6 @@ _RELATIVE_REACH = 64
 _PREPOSITION_END = re.compile(r"\b(?:in|to|from|near|of|(?:up|down|over|out)[ \t]+(?:at|by|past))[ \t]+$", re.I)
 #: a first word that leads a town's name ("east harlan", "NORTH ADAMS")
 _PLACE_LEADS = frozenset({"east", "west", "north", "south", "new", "fort", "mount", "port", "lake", "glen", "upper", "lower"})
-#: a last word that ends a place's name ("saltmarsh point", "cobb hollow", "dunmore county", "kenmore sq")
-_PLACE_TAILS = rule_list("place_cues", "place_tail_words")
 #: the last word of a natural feature's name, and words that describe such a feature rather than name it
 _FEATURE_TAILS = rule_list("place_cues", "feature_tail_words")
 _FEATURE_DESCRIPTIONS = rule_list("place_cues", "feature_descriptions")
@@ -259,7 +257,7 @@ class PlaceCueRecognizer(RuleRecognizer):
             end = m.end("place")  # "east harlan"
         elif two and words[0] in _FEATURE_DESCRIPTIONS and words[1] in _FEATURE_TAILS:
             return None  # "pulled from icy river"
-        elif two and (words[1] in _PLACE_TAILS or words[1] in countries()) and self._town_word(words[0], rare=True):
+        elif two and (words[1] in PLACE_TAILS or words[1] in countries()) and self._town_word(words[0], rare=True):
             end = m.end("place")  # "saltmarsh point", "cobb hollow", "goiania brazil"
         elif two and words[1] in _FEATURE_TAILS and self._town_word(words[0], listed_ok=True):
             end = m.end("place")  # "she is from bitter creek", "from sand lick": a natural feature may be named with a word
@@ -296,7 +294,7 @@ class PlaceCueRecognizer(RuleRecognizer):
     def _with_place_tail(text: str, end: int) -> int:
         """A word after a place that ends a place's name joins it: "lives out on orca rock island", "from cedar mesa village"."""
         tail = word_after(text, end)
-        if tail and tail.lower() in _PLACE_TAILS:
+        if tail and tail.lower() in PLACE_TAILS:
             return text.index(tail, end) + len(tail)
         return end
 
@@ -306,7 +304,7 @@ class PlaceCueRecognizer(RuleRecognizer):
         if second in _TIME_WORDS or (second.endswith("ed") and len(second) > 4):
             return True
         known = first in us_cities() or first in _STATE_NAMES or first in countries()
-        return known and second not in _PLACE_TAILS and f"{first} {second}" not in us_cities() and self.resources.lexicon.is_common_word(second)
+        return known and second not in PLACE_TAILS and f"{first} {second}" not in us_cities() and self.resources.lexicon.is_common_word(second)
 
     def _town_word(self, word: str, *, listed_ok: bool = False, rare: bool = False) -> bool:
         """A word that may name a town: no function, clinical or ordinary word (``listed_ok``: the second word of a
