@@ -58,6 +58,28 @@ _FACILITY_AFTER = re.compile(r"[ \t]*(?:pharmacy|pharmacies|store|#[ \t]*\d|on[ 
 _FACILITY_BEFORE = re.compile(r"\b(?:at|from|to|via|@)[ \t]+(?:the[ \t]+)?$", re.IGNORECASE)
 
 
+#: a store's or branch's number after its name: "Rite Aid #4471", "CVS Store 2231"
+STORE_NUMBER = re.compile(r"[ \t]*(?:#|(?:Store|Branch|Location)[ \t]*#?|No\.)[ \t]*\d{2,6}(?![\w/-])")
+
+
+_BRANCH_CITY = re.compile(r"[ \t]+([A-Z][a-z]+)(?:[ \t]+([A-Z][a-z]+))?\b")
+_BRANCH_CITY_CAPS = re.compile(r"[ \t]+([A-Z]{3,})(?:[ \t]+([A-Z]{3,}))?\b")
+
+
+def branch_city_end(text: str, end: int, lexicon: Lexicon, *, caps: bool = False) -> int:
+    """Where a known city written right after a facility ends ("Kindred Hospital San Antonio"; with ``caps``, a
+    facility in capitals: "FRESENIUS STEUBENVILLE"), else ``end``. A city that is an ordinary word or a name is none."""
+    m = (_BRANCH_CITY_CAPS if caps else _BRANCH_CITY).match(text, end)
+    if not m:
+        return end
+    if m.group(2) and f"{m.group(1)} {m.group(2)}".lower() in us_cities():
+        return m.end()
+    word = m.group(1).lower()
+    if word in us_cities() and not lexicon.is_common_word(word, strict=True) and not lexicon.is_name(word):
+        return m.end(1)
+    return end
+
+
 def _facility_shape(text: str, start: int, end: int) -> bool:
     return bool(_FACILITY_AFTER.match(text, end) or _FACILITY_BEFORE.search(text[max(0, start - 12) : start]))
 
@@ -426,6 +448,15 @@ class GazetteerRecognizer(RuleRecognizer):
             return False  # short forms (MGH, Ohio's "OH") must match the list's case exactly
         return is_titled(surface)
 
+    def _listed_facility_case_ok(self, text: str, hit: GazetteerHit, surface: str) -> bool:
+        """A listed facility as the list writes it or titled, or typed in lower case in a note typed so ("on hd at davita"),
+        unless it is one word English uses often ("begging for mercy")."""
+        if self._case_ok(surface, hit.entries):
+            return True
+        if not (surface.islower() and len(surface) > 3) or (" " not in surface and self.lexicon.is_common_word(surface, strict=True)):
+            return False
+        return note_is_lower(text)
+
     def _place_ok(self, text: str, hit: GazetteerHit) -> bool:
         surface = text[hit.start : hit.end]
         words = _TOKEN.findall(surface)
@@ -507,13 +538,15 @@ class GazetteerRecognizer(RuleRecognizer):
         for hit in self.resources.scan(text):
             surface = text[hit.start : hit.end]
             site = [k for k in hit.kinds if k.startswith(SITE_KIND_PREFIX)]
-            if (site or "hospital" in hit.kinds) and self._case_ok(surface, hit.entries):
+            if (site or "hospital" in hit.kinds) and self._listed_facility_case_ok(text, hit, surface):
                 if self.lexicon.is_clinical(surface) and not _facility_shape(text, hit.start, hit.end):
                     continue  # "CVS STABLE" is the cardiovascular system; "CVS Pharmacy", "at CVS" a store
                 for k in site:
                     out.append(Span(hit.start, hit.end, Category.parse(k[len(SITE_KIND_PREFIX) :]), 0.85, "gazetteer/site"))
                 if "hospital" in hit.kinds:
-                    out.append(Span(hit.start, hit.end, Category.HOSPITAL, 0.85, "gazetteer/hospital"))
+                    store = STORE_NUMBER.match(text, hit.end)
+                    end = store.end() if store else branch_city_end(text, hit.end, self.lexicon, caps=surface.isupper())
+                    out.append(Span(hit.start, end, Category.HOSPITAL, 0.85, "gazetteer/hospital"))
                 continue
             if hit.kinds & PLACE_KINDS and self._case_ok(surface, hit.entries) and self._place_ok(text, hit):
                 out.append(Span(hit.start, state_after(text, hit.end), Category.LOCATION, 0.7, "gazetteer/place", Evidence.GUESS))

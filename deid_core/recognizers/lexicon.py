@@ -459,6 +459,26 @@ def us_cities() -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=1)
+def us_postal_towns() -> frozenset[str]:
+    """Lowercase names of every US town with a post office, however small ("orr", "erath", "pass christian").
+
+    From the ``zipcodes`` package (the US Postal Service's ZIP code list, shipped inside it). Too many of them
+    are words or surnames ("hope", "marion") for a town to count anywhere; a rule reads them only where a
+    preposition of place stands before a word that is no ordinary word.
+    """
+    try:
+        import zipcodes
+    except ImportError:
+        return frozenset()
+    out: set[str] = set()
+    for record in zipcodes.list_all():
+        for name in (record.get("city"), *(record.get("acceptable_cities") or ())):
+            if isinstance(name, str) and _NAME_OK.match(name.replace(".", "")):
+                out.add(name.lower())
+    return frozenset(out)
+
+
 #: a city this large, or a country, is a place even without a cue when its name is rarely a person's
 PROMINENT_CITY_POPULATION = 150_000
 #: prominent places that are also everyday English words

@@ -192,3 +192,21 @@ def test_a_clinical_word_before_tx_or_nh_is_no_town(unit_finds):
         "Houston, TX": Category.LOCATION,
         "Keene, NH": Category.LOCATION,
     }
+
+
+def test_a_road_known_by_its_number_after_a_preposition_of_place_is_a_location(unit_finds):
+    assert unit_finds("address", "SOCIAL: LIVES ON A DAIRY OFF RD 144, WIFE AT BEDSIDE.") == {"RD 144": Category.LOCATION}
+    note = "atv rollover at ave 9 and rd 31, helmeted" + LOWER_TAIL
+    assert unit_finds("address", note) == {"ave 9 and rd 31": Category.LOCATION}
+    assert unit_finds("address", "FOUND IN DITCH AT CR 7 AND K. INTUBATED IN FIELD.") == {"CR 7 AND K": Category.LOCATION}
+    assert unit_finds("address", "CR 2.1 TODAY, ON CR 1.9 YESTERDAY. RD CONSULT 2 PM.") == {}
+
+
+def test_a_clock_time_after_where_the_patient_sat_or_lay_is_no_bed(unit_finds):
+    assert unit_finds("address", "FOUND SITTING ON EDGE OF BED 0215, NO FALL. OUT OF BED 1400 TO CHAIR.") == {}
+    assert unit_finds("address", "MOVED TO BED 14 AFTER CLEANING.") == {"BED 14": Category.LOCATION}
+
+
+def test_a_less_common_word_before_a_state_short_form_that_is_also_a_word_is_no_town(unit_finds):
+    assert unit_finds("address", "L TIBIA IN TRACTION, OR IN AM FOR IMN. CONT NPO.") == {}
+    assert unit_finds("address", "RETIRED, LIVES IN BEND, OR WITH WIFE.") == {"BEND, OR": Category.LOCATION}

@@ -101,3 +101,8 @@ def test_an_age_joined_to_its_sex_after_a_sentence_or_glued_to_y_o_is_an_age(uni
     assert unit_finds("age", "NEW ADMIT FROM ED 2245. 44M, ATV ROLLOVER.") == {"44M": Category.AGE}
     assert unit_finds("age", "45 y/om, ivdu, tricuspid endocarditis") == {"45 y/om": Category.AGE}
     assert unit_finds("age", "TEMP 101. 24F. ETT 7.5 24F SHEATH.") == {}
+
+
+def test_type_1_dm_is_diabetes_not_an_infants_age_and_sex(unit_finds):
+    assert unit_finds("age", "dka, pt w/ type 1 dm, pump failed") == {}
+    assert unit_finds("age", "3 d m infant w/ jaundice") == {"3 d": Category.AGE}

@@ -189,3 +189,8 @@ def test_the_day_of_a_last_dose_is_a_date_though_a_dose_before_a_ratio_is_a_trap
     assert unit_finds("date", "last lovenox dose 11/13 at 2100, held since for lp") == {"11/13": Category.DATE}
     assert unit_finds("date", "last home coumadin dose was 9/20 per son.") == {"9/20": Category.DATE}
     assert unit_finds("date", "percocet dose 5/325, dose 1/2 tab") == {}
+
+
+def test_a_fraction_of_dextrose_and_cultures_that_grew_are_no_dates(unit_finds):
+    assert unit_finds("date", "bg 140s on d5 1/2 at 100/hr, gap closed") == {}
+    assert unit_finds("date", "BCX FROM ADMISSION 2/2 GPC, REPEAT SENT 8/14.") == {"8/14": Category.DATE}

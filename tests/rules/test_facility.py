@@ -333,3 +333,9 @@ def test_a_name_many_hospitals_share_is_the_hospital_where_an_earlier_stay_was(d
         "GOOD SAM": Category.HOSPITAL,
         "PRESBY": Category.HOSPITAL,
     }
+
+
+def test_a_service_paged_or_consulted_is_no_facility_and_a_care_level_names_none(unit_finds):
+    assert unit_finds("facility", "PAGE GENERAL SURGERY IF UOP < 30 X 2H. CONSULT PLASTIC SURGERY IN AM.") == {}
+    assert unit_finds("facility", "TRANSFER TO TERTIARY CENTER DISCUSSED W/ FAMILY.") == {}
+    assert unit_finds("facility", "ADMITTED FROM PAGE MEMORIAL HOSPITAL.") == {"PAGE MEMORIAL HOSPITAL": Category.HOSPITAL}

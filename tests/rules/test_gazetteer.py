@@ -83,3 +83,14 @@ def test_a_place_made_an_adjective_with_a_hyphen_is_no_place(unit_finds):
 def test_a_state_written_out_after_a_town_in_the_towns_case_is_part_of_the_place(detect):
     text = "NEURO: ALERT. SON CALLED FROM PORTLAND, MAINE, UPDATED ON CONDITION."
     assert detect(text)["PORTLAND, MAINE"] is Category.LOCATION
+
+
+def test_listed_plans_pharmacies_and_dialysis_chains_are_facilities_in_a_lower_case_note(unit_finds):
+    note = "on hd tu/th/sa at davita, insurance medica, scripts from walgreens" + " pt resting comfortably with sats in the 90s overnight"
+    assert unit_finds("gazetteer", note) == {"davita": Category.HOSPITAL, "medica": Category.HOSPITAL, "walgreens": Category.HOSPITAL}
+
+
+
+def test_a_known_city_after_a_listed_chain_in_capitals_is_its_branch(unit_finds):
+    found = unit_finds("gazetteer", "HD M/W/F AT DAVITA PARKERSBURG, LAST TX SAT.")
+    assert found.get("DAVITA PARKERSBURG") is Category.HOSPITAL

@@ -820,3 +820,29 @@ def test_a_brand_or_eponym_before_the_thing_it_names_is_no_person(detect):
     assert detect(text) == {}
     assert detect("PT ACCEPTED ORANGE JUICE AND GRAHAM CRACKERS.") == {}
     assert detect("Seen by Dr. Broda, chair of surgery.") == {"Broda": Category.DOCTOR}
+
+
+def test_surnames_english_uses_often_are_no_name_pair_where_case_says_nothing(unit_finds):
+    assert unit_finds("names", "he cooks for the crew at the camp kitchen" + LOWER_TAIL) == {}
+    assert unit_finds("names", "pt rocky balboa resting" + LOWER_TAIL) == {"rocky balboa": Category.PATIENT}
+
+
+def test_a_farm_machine_is_no_name_but_a_title_still_names_the_person(unit_finds):
+    assert unit_finds("names", "trauma: r hand caught in grain auger, degloving" + LOWER_TAIL) == {}
+    assert unit_finds("names", "Seen by Dr. Auger in clinic.") == {"Auger": Category.DOCTOR}
+
+
+def test_a_public_role_or_three_ordinary_words_after_a_staff_cue_name_no_one(unit_finds):
+    assert unit_finds("names", "WIFE NOTIFIED BY SHERIFF AT 0300.") == {}
+    assert unit_finds("names", "HANDOFF TO DAY RN: NEW CIRCUIT PRIMED AT BEDSIDE.") == {}
+    assert unit_finds("names", "CHARGE RN: GRACE HILL.") == {"GRACE HILL": Category.DOCTOR}
+
+
+def test_a_given_name_after_pt_before_prefers_names_the_patient(unit_finds):
+    assert unit_finds("names", "pt homer prefers to sleep in the recliner" + LOWER_TAIL) == {"homer": Category.PATIENT}
+
+
+def test_a_dash_before_the_last_word_of_a_note_signs_it(unit_finds):
+    found = unit_finds("names", "foley draining, resting, no prns needed tonight -esteban")
+    assert set(found) == {"esteban"}
+    assert unit_finds("names", "Dr. Ricardo Antunes Falcão - Reumatologista\n\n").keys() == {"Ricardo Antunes Falcão"}

@@ -102,3 +102,9 @@ def test_a_dashed_pager_number_after_paged_and_an_extension_after_its_label(unit
     assert unit_finds("phone", "GAVE HER THE CHARGE RN'S EXTENSION, 4412.") == {"4412": Category.PHONE}
     assert unit_finds("phone", "reach her at front desk ext x5530") == {"x5530": Category.PHONE}
     assert unit_finds("phone", "PAGED MD 0200, PAGED X2 4-5 TIMES") == {}
+
+
+def test_a_pager_number_after_paged_and_the_service_is_a_phone_but_a_clock_time_is_not(unit_finds):
+    assert unit_finds("phone", "PAGED GEN SURG 5521 AT 0230 RE: DRAIN OUTPUT.") == {"5521": Category.PHONE}
+    assert unit_finds("phone", "paged cards 41873 re rvr") == {"41873": Category.PHONE}
+    assert unit_finds("phone", "PAGED MD 2300 RE BP. PAGED X2, PAGED RESIDENT 0145.") == {}

@@ -162,3 +162,33 @@ def test_a_word_that_is_no_word_before_river_or_after_lake_is_a_place_anywhere(u
 
 def test_a_disease_named_for_a_river_or_a_mountain_is_no_place(unit_finds):
     assert unit_finds("place_cue", "r/o rocky mountain spotted fever, doxy started" + LOWER_TAIL) == {}
+
+
+def test_a_town_with_a_post_office_after_from_near_around_or_out_of_is_a_place(unit_finds):
+    assert unit_finds("place_cue", "rollover around ekalaka per ems, restrained" + LOWER_TAIL) == {"ekalaka": Category.LOCATION}
+    assert unit_finds("place_cue", "PMH COPD. FROM GRAND MARAIS, RETIRED LOGGER.") == {"GRAND MARAIS": Category.LOCATION}
+    assert unit_finds("place_cue", "pt ranches out of wibaux, kicked by a cow" + LOWER_TAIL) == {"wibaux": Category.LOCATION}
+    assert unit_finds("place_cue", "neighbor from out in hysham found him" + LOWER_TAIL) == {"hysham": Category.LOCATION}
+
+
+def test_a_word_after_a_bare_preposition_that_no_post_office_or_shape_makes_a_place_is_none(unit_finds):
+    note = "got out of bed around midnight, came from home, out of work since may, from floor around 0300" + LOWER_TAIL
+    assert unit_finds("place_cue", note) == {}
+    assert unit_finds("place_cue", "TURNED AROUND CIRCLE OF BED. OUT OF ROOM FOR CT.") == {}
+
+
+def test_where_a_relative_is_after_in_is_a_place_with_a_places_shape(unit_finds):
+    assert unit_finds("place_cue", "INR 2.4. SON IN LINDSBORG CALLED, WILL DRIVE UP IN AM.") == {"LINDSBORG": Category.LOCATION}
+    note = "son in law called, wife in waiting room, dtr in icu earlier" + LOWER_TAIL
+    assert unit_finds("place_cue", note) == {}
+
+
+def test_a_town_after_a_compass_direction_and_of_is_a_place(unit_finds):
+    assert unit_finds("place_cue", "TRUCK ROLLOVER ON GRAVEL RD 3 MI N OF KREMMLING. PELVIC FX.") == {"KREMMLING": Category.LOCATION}
+    assert unit_finds("place_cue", "flown in from critical access, tnk given there" + LOWER_TAIL) == {}
+
+
+def test_an_ordinary_word_after_a_post_office_town_makes_the_two_a_thing(unit_finds):
+    assert unit_finds("place_cue", "FELL FROM ORCHARD LADDER, L WRIST FX.") == {}
+    assert unit_finds("place_cue", "mvc around ekalaka per ems" + LOWER_TAIL) == {"ekalaka": Category.LOCATION}
+    assert unit_finds("place_cue", "2 OTHERS FROM CAMP TREATED IN ED. FISHING FROM CANOE ON THE POND.") == {}

@@ -103,6 +103,13 @@ _CASELESS_ROAD = re.compile(
     r"[ \t]*#?[ \t]*-?[ \t]*\d{1,4}[a-z]?(?![\w/.-]|\.\d)",
     _I,
 )
+#: a road known by its number after a preposition of place, and the cross road of an intersection: "ranch off rd 28",
+#: "LIVES ALONE OUT ON CR 23", "AT RD 12 AND P.", "OFF AVE 416 AND RD 80" (grid roads of farm counties)
+_NUMBERED_ROAD = re.compile(
+    r"(?<![\w-])(?:on|off|at|near|along|past)[ \t]+(?P<road>(?:rd|road|cr|ave|avenue)[ \t]*#?[ \t]*\d{1,4}[a-z]?(?![\w/-]|\.\d)"
+    r"(?:[ \t]+(?:and|&)[ \t]+(?:(?:rd|road|cr|ave|avenue)[ \t]*\d{1,4}(?![\w/-]|\.\d)|[a-z](?=[ \t]*[.,;])))?)",
+    _I,
+)
 #: an unnumbered street after "on", "off", "near": "pick up at Walgreens on Fremont Ave"
 _NAMED_STREET = re.compile(
     r"\b(?:on|off|near|along|at|of)[ \t]+(?P<street>(?:[A-Z][a-z'’]+[ \t]+){1,2}"
@@ -155,8 +162,9 @@ _POST_OP_DAY = re.compile(r"(?:.*[ \t])?pod\.?[ \t]*#?[ \t]*\d{1,2}", _I)
 _MEASURE_AFTER = re.compile(r"[ \t]*(?:%|(?:hrs?|hours?|h|min|mins|minutes|x)\b)", _I)
 _CHAIR_AT = re.compile(r"chair[ \t]*" + CLOCK_TIME, _I)
 _BED_AT = re.compile(r"bed[ \t]*" + CLOCK_TIME, _I)
-#: "BACK TO BED 1500", "in bed 2200": where the patient went at that hour, not a bed's number
-_TO_BED_BEFORE = re.compile(r"\b(?:to|in|into)[ \t]+$", _I)
+#: "BACK TO BED 1500", "in bed 2200", "SITTING ON EDGE OF BED 0315", "out of bed 1400": where the patient was at that
+#: hour, not a bed's number
+_TO_BED_BEFORE = re.compile(r"\b(?:to|in|into|of|on|off|from)[ \t]+$", _I)
 #: a bed on a bed board: floor and wing then the room, "4W-406", "5N-512", "8S-822", "4W-401A", "5E-522 bed 2"
 _BED_CODE = re.compile(
     r"(?<![\w/.-])(?:\d{1,2}[NSEW]-\d{3}[A-Z]?|(?:ED|MICU|SICU|CCU|ICU|PICU|NICU|PACU|CVICU|TCU|OBS)-[A-Z]?\d{1,3}[A-Z]?)"
@@ -291,8 +299,16 @@ class LocationPatternRecognizer(RuleRecognizer):
             return True
         if len(city.strip(" .")) < 2:
             return False  # "58 YO M, VT STORM": a sex, not a town
-        if (city.isupper() or city.islower()) and len(city.split()) == 1 and self.lexicon.is_common_word(city, strict=True) and not self._city_known(city):
-            return False  # "GOOD FLOW, RI 0.68": in capitals, an ordinary word that is no listed town, before a short form
+        ambiguous = state in AMBIGUOUS_STATE_ABBRS or state.upper() in _NURSING_STATES
+        if (
+            (city.isupper() or city.islower())
+            and len(city.split()) == 1
+            and self.lexicon.is_common_word(city, strict=not ambiguous)
+            and not self._city_known(city)
+        ):
+            # "GOOD FLOW, RI 0.68": in capitals, an ordinary word that is no listed town, before a short form; before
+            # one that is also a word, even a less common word ("R FEMUR IN TRACTION, OR IN AM")
+            return False
         if (city.isupper() or city.islower()) and not self._city_known(city) and any(
             self.lexicon.is_clinical(w.lower()) or w.upper() in CLINICAL_ACRONYMS for w in city.split()
         ):
@@ -306,7 +322,7 @@ class LocationPatternRecognizer(RuleRecognizer):
             if cue and not self.lexicon.is_first(head) and self.lexicon.census_share(head) < 1e-5 and not self.lexicon.is_clinical(head.lower()):
                 return True  # "FROM DUNMORE, PA": a town too small for the lists, after a place cue
             return known and (not self.lexicon.is_name(city) or cue)
-        if state in AMBIGUOUS_STATE_ABBRS or state.upper() in _NURSING_STATES:
+        if ambiguous:
             return self._city_known(city) or bool(_PLACE_CUE.search(text[max(0, city_start - 16) : city_start]))
         return True
 
@@ -381,6 +397,8 @@ class LocationPatternRecognizer(RuleRecognizer):
         for m in _CASELESS_ROAD.finditer(text):
             if m.group(0).islower() or m.group(0).isupper():
                 out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.75, source="address/road"))
+        for m in _NUMBERED_ROAD.finditer(text):
+            out.append(Span(m.start("road"), m.end("road"), Category.LOCATION, score=0.75, source="address/numbered_road"))
         for m in _NAMED_STREET.finditer(text):
             first = m.group("street").split()[0]
             if self.lexicon.is_stop(first) or first.lower() in ("the", "this", "that"):

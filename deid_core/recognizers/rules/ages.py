@@ -214,12 +214,13 @@ _AGE_RULES = _AGE_RULES + (
         score=0.9,
         accept=_age_value_ok,
     ),
-    # "2 mo M brought by mom", "6 wk F", "11 MO F", "4 mo male": an infant's age written against the sex
+    # "2 mo M brought by mom", "6 wk F", "11 MO F", "4 mo male": an infant's age written against the sex; "type 1 dm"
+    # is diabetes
     PatternRule(
         "small_unit_sex",
         Category.AGE,
         re.compile(
-            rf"(?<![\w/.-])(?P<v>{_AGE_N}[ \t]?(?:mo|mos|months?|wks?|weeks?|days?|d|yr|yrs|y|(?-i:MO|MOS|MONTHS?|WKS?|WEEKS?|DAYS?|YRS?))\.?)"
+            rf"(?<![\w/.-])(?P<v>{_AGE_N}[ \t]?(?:mo|mos|months?|wks?|weeks?|days?|d(?!m\b)|yr|yrs|y|(?-i:MO|MOS|MONTHS?|WKS?|WEEKS?|DAYS?|YRS?))\.?)"
             r"[ \t]?(?=(?:[MF](?!/)|[mf](?!/)|male|female|MALE|FEMALE|boy|girl|BOY|GIRL)\b)(?![MFmf][ \t]*\d)"
         ),
         score=0.8,

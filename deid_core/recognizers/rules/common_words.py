@@ -4,7 +4,7 @@
 ``CLINICAL_ACRONYMS`` are short forms that are neither a facility nor a
 name (names, facility); ``DRUG_SUFFIX`` and ``TITLE_BEFORE_NAME`` keep drugs
 and people out of places and facilities; ``PLACE_TAILS`` end a place's name
-(place_cue, address).
+(place_cue, address); ``past_tense`` tells a verb after a name or a place (names, place_cue).
 """
 
 from __future__ import annotations
@@ -28,3 +28,12 @@ DRUG_SUFFIX = re.compile(
 TITLE_BEFORE_NAME = re.compile(r"\b(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof)\.?[ \t]+$", re.IGNORECASE)
 #: what a language follows: "prefers Kriolu", "SPEAKS TWI", "language: Tagalog" (names and the model's names)
 LANGUAGE_BEFORE = re.compile(r"\b(?:prefers|preferred|speaks|speaking|language|lang)[ \t]*:?[ \t]*$", re.IGNORECASE)
+
+#: irregular past tenses, and words in -ed that are no verb's past ("bed", "red", "shed")
+PAST_VERBS = rule_list("names", "past_verbs")
+_ED_NOT_PAST = rule_list("names", "ed_not_past")
+
+
+def past_tense(word: str) -> bool:
+    """A lower-case word that reads as a verb's past tense ("came", "changed"; not "bed" or "red")."""
+    return word in PAST_VERBS or (word.endswith("ed") and len(word) > 4 and word not in _ED_NOT_PAST)

@@ -391,7 +391,7 @@ _MD_TRAP_BEFORE = re.compile(
     r"\b(?P<word>bp|b/p|blood[ \t]+pressures?|pressures?|peep|ps|psv|cpap|bipap|ipap|epap|niv|nippv|avaps|vent|ventilator|settings?|simv|prvc|"
     r"ac|strength|motor|power|pain|scores?|scored|grades?|reflex(?:es)?|ratio|dose|doses|tabs?|tablets?|rated|scale|"
     r"cp|chest[ \t]+pain|gcs|apgars?|murmur|dtrs?|vision|acuity|mmhg|sbp|dbp|fio2|spo2|weaned|wean|weaning|titrated|rass|cam|tof|twitch(?:es)?|"
-    r"train[ \t]+of[ \t]+(?:four|4)|ha|h/a|headache|mmse|moca|slums|nihss|braden|morse|phq-?9|gad-?7|ciwa|cows|(?<!next[ \t])(?<!last[ \t])sessions?)\b[^/]*$",
+    r"train[ \t]+of[ \t]+(?:four|4)|d5w?|d10w?|dextrose|ha|h/a|headache|mmse|moca|slums|nihss|braden|morse|phq-?9|gad-?7|ciwa|cows|(?<!next[ \t])(?<!last[ \t])sessions?)\b[^/]*$",
     _I,
 )
 _MD_TRAP_AFTER = re.compile(
@@ -410,7 +410,8 @@ _MD_TRAP_AFTER = re.compile(
 
 _WORD_BEFORE = re.compile(r"(?<![\w/-])([A-Za-z][A-Za-z]+)[ \t]+$")
 _CLAUSE_END = re.compile(r"[ \t]*(?:[,.;)]|$)")
-_CULTURE_AFTER = re.compile(r"^[ \t]*(?:[bu]cx|cx|cultures?|bottles?)\b", _I)
+#: "bcx 2/2 bottles", "2/2 gnr": out of the bottles drawn, those that grew (gram-negative rods, gram-positive cocci)
+_CULTURE_AFTER = re.compile(r"^[ \t]*(?:[bu]cx|cx|cultures?|bottles?|gn[rcb]s?|gp[rcb]s?)\b", _I)
 _CULTURE_BEFORE = re.compile(r"\b(?:[bu]cx|cx|cultures?|bottles?)[ \t:]*$", _I)
 
 

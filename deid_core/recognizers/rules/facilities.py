@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.case import note_is_lower
-from deid_core.recognizers.gazetteer import GazetteerResources, default_resources
+from deid_core.recognizers.gazetteer import STORE_NUMBER, GazetteerResources, branch_city_end, default_resources
 from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, VERY_COMMON_WORD_FREQ, Lexicon, alternation, rule_list, us_cities
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FUNCTION_WORDS, TITLE_BEFORE_NAME
 from deid_core.recognizers.rules.tokens import caps_line_at
@@ -76,6 +76,8 @@ _NOT_A_NAME_AFTER = re.compile(
 )
 #: types that also name a service or an operation ("Plastic Surgery", "Consult Service"): they need a proper name
 _WEAK_FAC_TYPES = rule_list("facilities", "weak_types")
+#: a verb that calls a service, before its name: "page general surgery", "consult plastic surgery"
+_CONTACT_VERBS = frozenset({"page", "paged", "call", "called", "consult", "consulted", "notify", "notified"})
 _ADJECTIVE_END = re.compile(r"(?:ic|al|ive|ary|ous|ical|ian)$")
 #: "Ottawa Hospital - General Campus", "Lakeshore Kidney Center - Unit 2": a site of the facility
 _CAMPUS = re.compile(
@@ -89,7 +91,6 @@ _FAC_PREFIX = re.compile(
     r"(?P<rest>(?:[ \t]+(?:(?:de|del|de[ \t]+la|la|des|du|of|the|di|do|da|dos|St\.?|Ste\.?|San|Santa|Saint)[ \t]+)?[A-ZÀ-Ý][\w'’.-]*){1,4})"
 )
 # "CVS Pharmacy #2231", "Store No. 88": a branch number belongs to the facility's name
-_STORE_NUMBER = re.compile(r"[ \t]*(?:#|(?:Store|Branch|Location)[ \t]*#?|No\.)[ \t]*\d{2,6}(?![\w/-])")
 _CHAIN_STORE = re.compile(
     r"(?<![\w-])(?:Walgreens|CVS|Rite[ \t-]?Aid|Walmart|Wal-Mart|Costco|Kroger|Safeway|Publix|Duane[ \t]+Reade|Boots"
     r"|Target|Meijer|H-E-B|Hy-Vee|Wegmans|Albertsons|Giant[ \t]+Eagle|Sam['’]s[ \t]+Club|Lloyds)"
@@ -385,6 +386,8 @@ class FacilityRecognizer(RuleRecognizer):
                 continue  # "DISPO TBD, LIKELY REHAB": in capitals, rehab after one everyday word is where the patient goes
             if m.group("type").split()[-1].lower() in _WEAK_FAC_TYPES:
                 proper = [w for w in remaining if w not in _JOINERS]
+                if len(proper) > 1 and proper[0] in _CONTACT_VERBS:
+                    proper = proper[1:]  # "PAGE GENERAL SURGERY FOR MAP <65": who is paged is a service
                 if all(_ADJECTIVE_END.search(w) or w in _GENERIC_FACILITY_WORDS or lex.is_clinical(w) for w in proper) or (
                     len(proper) < 2 and lex.is_common_word(proper[0], strict=True)
                 ):
@@ -397,13 +400,13 @@ class FacilityRecognizer(RuleRecognizer):
                 if not cut:
                     continue
                 start += cut.end()
-            store = _STORE_NUMBER.match(text, end)
+            store = STORE_NUMBER.match(text, end)
             if store:
                 end = store.end()
             campus = _CAMPUS.match(text, end)
             if campus:
                 end = campus.end()
-            end += self._branch_city(text, end)
+            end = branch_city_end(text, end, self.resources.lexicon)
             out.append(Span(start, end, Category.HOSPITAL, 0.8, "facility/typed"))
         for m in _FAC_PREFIX.finditer(text):
             words = list(re.finditer(r"\S+", m.group("rest")))
@@ -546,18 +549,6 @@ class FacilityRecognizer(RuleRecognizer):
                 continue
             out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.75, "facility/named_after_type"))
         return out
-
-    def _branch_city(self, text: str, end: int) -> int:
-        """Length of a known city written right after a facility ("Kindred Hospital San Antonio"), else 0."""
-        m = re.match(r"[ \t]+([A-Z][a-z]+)(?:[ \t]+([A-Z][a-z]+))?\b", text[end : end + 40])
-        if not m:
-            return 0
-        if m.group(2) and f"{m.group(1)} {m.group(2)}".lower() in us_cities():
-            return m.end()
-        word = m.group(1).lower()
-        if word in us_cities() and not self.resources.lexicon.is_common_word(word, strict=True) and not self.resources.lexicon.is_name(word):
-            return m.end(1)
-        return 0
 
     def _acronyms(self, text: str) -> list[Span]:
         """``presented to HRMC``, ``To: LNRC``: a short form where a facility is expected."""

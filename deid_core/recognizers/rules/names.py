@@ -46,7 +46,7 @@ from deid_core.recognizers.lexicon import (
     alternation,
     rule_list,
 )
-from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, LANGUAGE_BEFORE
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, LANGUAGE_BEFORE, PAST_VERBS, past_tense
 from deid_core.recognizers.rules.tokens import Token, caps_line_at, tokenize
 from deid_core.recognizers.tables import Cell, name_in_cell, table_cells
 from deid_core.spans import Category, Evidence, Span
@@ -67,14 +67,12 @@ _MODAL_VERBS = rule_list("names", "modal_verbs")
 _MONTHS = frozenset(MONTHS)
 _VERB_NAMES = rule_list("names", "verb_given_names")
 _VERB_PARTICLES = rule_list("names", "verb_particles")
-_PAST_VERBS = rule_list("names", "past_verbs")
 _PERSON_VERBS = rule_list("names", "person_verbs")
 #: the person verbs as one alternation, longest first, a space in an entry matching any run of blanks
 _PERSON_VERB_WORDS = "|".join(re.escape(v).replace("\\ ", "[ \\t]+") for v in sorted(_PERSON_VERBS, key=len, reverse=True))
 _PERSON_VERB_AFTER = re.compile(r"[ \t]+(?:" + _PERSON_VERB_WORDS + r")\b", re.IGNORECASE)
 #: where a clause starts: the note's start, a new line, or after a full stop, semicolon or comma
 _CLAUSE_START = re.compile(r"(?:^|[\n.;,:])[ \t]*$")
-_ED_NOT_PAST = rule_list("names", "ed_not_past")
 #: words a modal verb is never followed by: a person stands there instead
 #: endings that make a verb's or a noun's rarer forms ("interprets", "reassessed", "titrating")
 _INFLECTIONS = ("s", "es", "ed", "d", "ing")
@@ -117,6 +115,7 @@ _IN_LAW_RELATIONS = frozenset({"daughter", "son", "mother", "father", "sister", 
 
 #: first words of place names that lists of names also hold ("Fort Mohave", "Mount Vernon", "Santa Cruz")
 _PLACE_LEAD = rule_list("names", "place_lead_words")
+_PUBLIC_ROLES = rule_list("names", "public_roles")
 #: a home written after these is a place, whatever the name lists say
 _HOME_CUE_BEFORE = re.compile(
     r"\b(?:lives|living|live|resides|residing|reside|moved|relocated|born|raised|grew[ \t]+up)(?:[ \t]+(?:alone|here|there|now))?"
@@ -205,7 +204,13 @@ _NAMING = re.compile(
     r"[ \t]*(?=[\"“'‘]?[^\W\d_])",
     _I,
 )
-_SIGNATURE = re.compile(r"(?:^|\n|(?<=\. )|(?<=:))[ \t]*(?:[-–—~]+|/s/|s/)[ \t]*", _I)
+#: a dash or /s/ that opens a line or follows a sentence, or a dash before the last word or two of the note
+#: ("foley out 30/hr -marco")
+_SIGNATURE = re.compile(
+    r"(?:^|\n|(?<=\. )|(?<=:))[ \t]*(?:[-–—~]+|/s/|s/)[ \t]*"
+    r"|(?<=[ \t])[-–—~]+(?=[A-Za-z][\w'’.-]*(?:[ \t]+[A-Za-z][\w'’.-]*)?[ \t]*\n*\Z)",
+    _I,
+)
 _SIGNOFF = re.compile(
     r"\b(?:thanks|thank[ \t]+you|thx|sincerely|regards|best[ \t]+regards|best|cheers|love|respectfully|cordially|take[ \t]+care)"
     r"(?:[ \t]*[,!.][ \t]*\n?|[ \t]*\n)[ \t]*(?:-[ \t]*)?",
@@ -409,7 +414,7 @@ _AND_NEXT = re.compile(r"[ \t]+(?:and|&)[ \t]+", re.I)
 _SUBJECT_VERBS = frozenset(
     {"states", "stated", "says", "said", "slept", "reports", "reported", "asks", "asked", "asking", "wants", "wanted",
      "denies", "denied", "refuses", "refused", "agrees", "agreed", "complains", "complained", "requests", "requested",
-     "woke", "awoke", "tolerated", "verbalizes", "verbalized", "endorses", "endorsed"}
+     "woke", "awoke", "tolerated", "verbalizes", "verbalized", "endorses", "endorsed", "prefers", "preferred"}
 )
 #: '"SKIP" HAD A ROUGH NIGHT', "'bubba' slept well": a quoted word as a sentence's subject, before what a person says or does
 _QUOTED_SUBJECT = re.compile(
@@ -430,11 +435,6 @@ _HEADING_WORDS = 5
 def _caps_heading(text: str, line_start: int) -> bool:
     end = text.find("\n", line_start)
     return caps_line_at(text, line_start) and len(text[line_start : end if end >= 0 else len(text)].split()) <= _HEADING_WORDS
-
-
-def _past_tense(word: str) -> bool:
-    """A lower-case word that reads as a verb's past tense ("came", "changed"; not "bed" or "red")."""
-    return word in _PAST_VERBS or (word.endswith("ed") and len(word) > 4 and word not in _ED_NOT_PAST)
 
 
 def _is_credential(tok: Token) -> bool:
@@ -503,7 +503,7 @@ class NameRecognizer(RuleRecognizer):
             return False  # "-OK" closing a message
         if re.match(r"(?:ex|non|post|pre|anti|semi|self|sub)-", low):
             return False  # "pt ex-nicu graduate", "non-verbal": a prefix makes a word
-        if low in _PAST_VERBS and mode not in _TITLE_MODES:
+        if low in PAST_VERBS and mode not in _TITLE_MODES:
             return False  # "pt's wife rode with him", "DAD MADE AWARE": a past tense is what the person did
         is_name = self._listed(tok, listed) or all(lex.is_name(p) for p in self._parts(tok))
         if not is_name and (_SPECIALIST.search(low) or _DOCTOR_ROLE_WORD.fullmatch(tok.text)):
@@ -526,7 +526,7 @@ class NameRecognizer(RuleRecognizer):
                 return low not in _MODALS and not lex.is_stop(low) and not lex.is_common_word(low) and (lex.is_last(low) or lex.is_first(low))
             if mode in ("signoff", "signature"):
                 return lex.is_first(low) and low not in FUNCTION_WORDS
-            if mode == "title_lower" and is_name and low not in _MODALS and low not in _PAST_VERBS:
+            if mode == "title_lower" and is_name and low not in _MODALS and low not in PAST_VERBS:
                 return True  # "hi dr ward", but not "the dr will call" or "dr came by"
             if lex.is_stop(low):
                 return False
@@ -633,7 +633,7 @@ class NameRecognizer(RuleRecognizer):
         i = self._token_index_at(tokens, pos)
         if i >= len(tokens) or text[pos : tokens[i].start].strip(" \t") != "" or not self._word_given_name(tokens[i]):
             return None
-        if self._verb_reading(tokens, i) or tokens[i].lower in _RANKS_LOWER or tokens[i].lower in _PAST_VERBS:
+        if self._verb_reading(tokens, i) or tokens[i].lower in _RANKS_LOWER or tokens[i].lower in PAST_VERBS:
             return None  # "HO MADE AWARE": a past tense after the role is what was done
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         if nxt and (nxt.lower in _RELATION_SET or (_DOCTOR_ROLE_WORD.fullmatch(nxt.text) and not _is_credential(nxt))):
@@ -656,7 +656,7 @@ class NameRecognizer(RuleRecognizer):
             acts = (
                 _PERSON_VERB_AFTER.match(text, tokens[i].end)
                 or nxt.lower in _STAFF_CHECKS
-                or _past_tense(nxt.lower)
+                or past_tense(nxt.lower)
                 or (nxt.lower.endswith("ing") and self.lexicon.is_common_word(nxt.lower))  # "CM ROSE WORKING ON PLACEMENT"
             )
             if nxt.lower not in FUNCTION_WORDS and not _is_credential(nxt) and not acts:
@@ -684,10 +684,10 @@ class NameRecognizer(RuleRecognizer):
         return NameCandidate(cand.start, nxt.end, cand.category, cand.score, cand.rule)
 
     def _ordinary_words(self, text: str, tokens: Sequence[Token], cand: NameCandidate) -> bool:
-        """Every word of ``cand`` is typed where case says nothing and is an ordinary English word."""
+        """Every word of ``cand`` is typed where case says nothing and is an ordinary English word or a public role."""
         first = self._token_index_at(tokens, cand.start)
         inside = list(itertools.takewhile(lambda t: t.end <= cand.end, tokens[first:]))
-        return bool(inside) and all(t.caseless and self.lexicon.is_common_word(t.lower, strict=True) for t in inside)
+        return bool(inside) and all(t.caseless and (self.lexicon.is_common_word(t.lower, strict=True) or t.lower in _PUBLIC_ROLES) for t in inside)
 
     def _modal_named(self, tokens: Sequence[Token], k: int) -> bool:
         """A modal that is also a given name, followed by a past tense or a word no verb stands in for, is
@@ -701,7 +701,7 @@ class NameRecognizer(RuleRecognizer):
         return (
             verb == tokens[k].lower
             or verb in _NO_VERB_AFTER_MODAL
-            or _past_tense(verb)
+            or past_tense(verb)
             or verb == "to"
             or (verb.endswith("s") and verb in _PERSON_VERBS)
         )
@@ -727,7 +727,7 @@ class NameRecognizer(RuleRecognizer):
         lex = self.lexicon
         if len(low) < 3 or not low.isalpha() or not (lex.is_first(low) or not self._is_word(low)) or low in FUNCTION_WORDS or low in _RELATION_SET:
             return False
-        if low in _PAST_VERBS or tok.text in _CREDENTIAL_SET or (lex.is_stop(low) and low not in _MONTHS and low not in _MODALS):
+        if low in PAST_VERBS or tok.text in _CREDENTIAL_SET or (lex.is_stop(low) and low not in _MONTHS and low not in _MODALS):
             return False
         return bool(_PERSON_VERB_AFTER.match(text, tok.end))
 
@@ -1126,8 +1126,10 @@ class NameRecognizer(RuleRecognizer):
                 continue  # a nursing home's "resident" is the patient
             found = len(out)
             forward(m.end(), Category.DOCTOR, "header", 0.9 if header else 0.8, "doctor_cue", inverted=True)
-            if len(out) > found and not header and self._ordinary_words(text, tokens, out[-1]):
-                out.pop()  # "SW GAVE LIST", "CONFIRMED BY XRAY": after a role with no colon, ordinary words name no one
+            if len(out) > found and (not header or len(text[out[-1].start : out[-1].end].split()) > 2) and self._ordinary_words(text, tokens, out[-1]):
+                # "SW GAVE LIST", "CONFIRMED BY XRAY": after a role with no colon, ordinary words name no one, and
+                # after one with its colon, three or more do not ("DAY RN: NEW FILTER KIT AT BEDSIDE")
+                out.pop()
             # "night charge rn is ivy": "is" between the role and the word reads as a sentence, not a field label
             if len(out) == found and (not header or m.group("colon").lower() == "is"):
                 run = self._staff_given_name(text, tokens, m.end(), listed)
@@ -1439,8 +1441,10 @@ class NameRecognizer(RuleRecognizer):
             return "X"
         parts = self._parts(tok)
         if self._listed(tok, listed) or (len(parts) > 1 and all(lex.is_name(p) for p in parts)):
-            if lex.is_common_word(low):
-                return "A"  # a listed name that is also an ordinary word
+            if lex.is_common_word(low) or (tok.caseless and lex.is_everyday(low) and not lex.is_first(low)):
+                # a listed name that is also an ordinary word; where case says nothing, a surname English uses often
+                # even if the lists hold it as often ("at the camp kitchen"; "young", "bell")
+                return "A"
             return "F" if lex.is_first(low) else "L"
         if lex.is_common_word(low):
             return "X"

@@ -108,7 +108,12 @@ _PHONE_RULES: tuple[PatternRule, ...] = (
     PatternRule(
         "pager_paged",
         Category.PHONE,
-        re.compile(r"\b(?:paged|paging|beeped|bleeped)[ \t]+(?:[A-Za-z][\w.'-]*[ \t]+){1,3}(?P<v>\d{1,2}-\d{4})(?![\w/-]|\.\d)", _I),
+        re.compile(
+            r"\b(?:paged|paging|beeped|bleeped)[ \t]+(?:[A-Za-z][\w.'-]*[ \t]+){0,3}"
+            r"(?P<v>\d{1,2}-\d{4}|\d{4,5})(?![\w/:-]|\.\d)",
+            _I,
+        ),
+        accept=lambda text, m: not _clock_time(m.group("v")),  # "paged md 2300 re bp"
         score=0.8,
         group="v",
     ),

@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.gazetteer import GazetteerResources, default_resources, state_after, word_after
 from deid_core.recognizers.case import note_is_lower
-from deid_core.recognizers.lexicon import AMBIGUOUS_STATE_ABBRS, RELATIONS, STATE_ABBRS, STATES, alternation, countries, rule_list, us_cities
-from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, PLACE_TAILS, TITLE_BEFORE_NAME
+from deid_core.recognizers.lexicon import AMBIGUOUS_STATE_ABBRS, RELATIONS, STATE_ABBRS, STATES, alternation, countries, rule_list, us_cities, us_postal_towns
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, PLACE_TAILS, TITLE_BEFORE_NAME, past_tense
 from deid_core.recognizers.rules.tokens import caps_lines, line_is_caps
 from deid_core.spans import Category, Span
 
@@ -94,11 +94,16 @@ _FEATURE_NAME = re.compile(
 )
 #: "rocky mountain spotted fever", "rift valley fever", "ross river virus": a disease named for a place is no place in a note
 _DISEASE_AFTER = re.compile(r"(?:[ \t]+[a-z]+)?[ \t]+(?:fever|virus|disease|syndrome|encephalitis|score|criteria)\b", re.I)
-#: "pt from saltmarsh point", "sister from new hampshire", "from waco, tx": after a bare "from", "near" or "outside",
-#: where case says nothing, only a place's own shape counts (a listed town of two words or more, a
-#: state, a word and a place word after it, or a town and its state)
+#: "DTR IN DOS PALOS CALLED", "son in fresno": where a relative is; like the relatives' "from", "in" is found first
+_IN_PLACE = re.compile(r"(?<=[ \t])in[ \t]+" + _CASELESS_PLACE, re.I)
+_RELATIVE_JUST_BEFORE = re.compile(r"\b(?:" + alternation(RELATIONS) + r")[ \t]+$", re.I)
+#: "pt from saltmarsh point", "sister from new hampshire", "from waco, tx", "mvc around orr": after a bare "from",
+#: "near", "around", "out of" or "outside", where case says nothing, only a place's own shape counts (a listed town
+#: of two words or more, a state, a word and a place word after it, a town and its state, or a town with a post
+#: office whose name is no word)
 _PLACE_AFTER_BARE_CASELESS = re.compile(
-    r"(?<![\w-])(?:from|near|(?P<outside>outside(?:[ \t]+of)?)(?=[ \t]+[a-z'’-]{4}))[ \t]+(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{1,})?)(?P<state>,[ \t]*[a-z]{2}\b)?", re.I
+    r"(?<![\w-])(?:from(?:[ \t]+(?:out|over|down|up)[ \t]+(?:in|at|by|near))?|near|around|out[ \t]+of|(?:[nsew]|north|south|east|west)[ \t]+of"
+    r"|(?P<outside>outside(?:[ \t]+of)?)(?=[ \t]+[a-z'’-]{4}))[ \t]+(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{1,})?)(?P<state>,[ \t]*[a-z]{2}\b)?", re.I
 )
 
 
@@ -108,6 +113,9 @@ _PLACE_BARE = re.compile(r"(?<![\w-])(?P<verb>[A-Za-z]+[ \t]+)?(?:from|in|outsid
 
 
 _STATE_NAMES = frozenset(name.lower() for name in STATES)
+#: a post-office town English uses as a word this often or more ("camp", "canoe", "orchard") is no town on the list's
+#: word alone; "orr", "ely", "kiln" are used less
+_POSTAL_TOWN_WORD_FREQ = 2e-6
 #: words of time that end a place written before them: "flew in from vermont tonight"
 _TIME_WORDS = frozenset(
     {"tonight", "today", "yesterday", "tomorrow", "since", "until", "now", "recently", "currently", "soon", "later", "earlier", "last", "next", "this", "overnight"}
@@ -213,15 +221,16 @@ class PlaceCueRecognizer(RuleRecognizer):
                     rule = _RULE_OF.get(m.re, "relative_from")
                     out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, f"place_cue/{rule}"))
                     cued.add(m.start("place"))
-        for m in _PLACE_AFTER_BARE_CASELESS.finditer(text):
+        for m in itertools.chain(_PLACE_AFTER_BARE_CASELESS.finditer(text), self._relative_in(text)):
             if _FACILITY_WORD_AFTER.match(text, m.end()):
                 continue  # "FROM HOLLIS CREEK REGIONAL": the place names a facility
             if m.start("place") not in cued and case_says_nothing(m.group("place"), m.start("place")):
+                outside = m.groupdict().get("outside")
                 # "A TRAILER OUTSIDE OKEMAW": only a place lies outside a word that is no word ("gale outside rattling")
-                if m.group("outside") and self.resources.lexicon.is_common_word(m.group("place").split()[0]):
+                if outside and self.resources.lexicon.is_common_word(m.group("place").split()[0]):
                     continue
-                end = self._place_end(m, strong_only=not m.group("outside"))
-                if end:
+                end = self._place_end(m, strong_only=not outside)
+                if end and not _FACILITY_WORD_AFTER.match(text, end):  # "from big horn valley hospital" names a facility
                     out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/caseless_bare"))
                     cued.add(m.start("place"))
         for m in _FEATURE_NAME.finditer(text):
@@ -241,6 +250,13 @@ class PlaceCueRecognizer(RuleRecognizer):
             if _RELATIVE_BEFORE_FROM.search(text, max(0, m.start() - _RELATIVE_REACH), m.start()):
                 yield m
 
+    @staticmethod
+    def _relative_in(text: str) -> Iterable[re.Match[str]]:
+        """``in`` and the place after it, where a relation word stands just before ("dtr in dos palos")."""
+        for m in _IN_PLACE.finditer(text):
+            if _RELATIVE_JUST_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+                yield m
+
     def _place_end(self, m: re.Match[str], *, strong_only: bool) -> int | None:
         """Where the place after a caseless cue ends, or None when it is no place.
 
@@ -251,7 +267,7 @@ class PlaceCueRecognizer(RuleRecognizer):
         with_state = bool(state) and state.strip(", \t").upper() in STATE_ABBRS
         two = len(words) == 2
         joined = " ".join(words)
-        if two and (joined in _STATE_NAMES or (joined in us_cities() and self._town_word(words[1], listed_ok=True))):
+        if two and (joined in _STATE_NAMES or (self._listed_town(joined) and self._town_word(words[1], listed_ok=True))):
             end = m.end("place")  # "new hampshire", "new bedford"
         elif two and words[0] in _PLACE_LEADS and self._town_word(words[1]):
             end = m.end("place")  # "east harlan"
@@ -263,7 +279,7 @@ class PlaceCueRecognizer(RuleRecognizer):
             end = m.end("place")  # "she is from bitter creek", "from sand lick": a natural feature may be named with a word
         elif two and state_after(m.string, m.start("place") + len(place.split()[0])) == m.end("place") and self._town_word(words[0], rare=True):
             end = m.end("place")  # "pt from woonsocket ri": a town and its state without the comma
-        elif self._town_word(words[0]) and (not strong_only or (with_state and len(words) == 1)):
+        elif self._town_word(words[0]) and (not strong_only or (with_state and len(words) == 1) or self._postal_town_alone(words)):
             end = m.start("place") + len(place.split()[0])
         else:
             return None
@@ -297,6 +313,20 @@ class PlaceCueRecognizer(RuleRecognizer):
         if tail and tail.lower() in PLACE_TAILS:
             return text.index(tail, end) + len(tail)
         return end
+
+    def _postal_town_alone(self, words: list[str]) -> bool:
+        """A town with a post office whose name English seldom uses as a word, unless an ordinary word after it makes the
+        two a thing ("FROM CAMP", "from canoe", "FELL FROM ORCHARD LADDER"; a verb may follow: "SON IN LINDSBORG CALLED")."""
+        lex = self.resources.lexicon
+        town = words[0]
+        if town not in us_postal_towns() or (town not in us_cities() and lex.frequency(town) >= _POSTAL_TOWN_WORD_FREQ):
+            return False
+        after = words[1] if len(words) > 1 else ""
+        return not after or after in FUNCTION_WORDS or after in _TIME_WORDS or past_tense(after) or not lex.is_common_word(after)
+
+    @staticmethod
+    def _listed_town(name: str) -> bool:
+        return name in us_cities() or name in us_postal_towns()
 
     def _ends_after_first(self, first: str, second: str) -> bool:
         """A place of ordinary words ends after its first: before a word of time or a past tense, or when the first is
