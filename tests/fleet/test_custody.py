@@ -175,7 +175,9 @@ def _identifier_texts(state: Path, notes) -> list[str]:
     """The text of every span the run detected, read back through the key-free offsets.
 
     Identifiers the anonymizer keeps by policy (ages under 90, coarse dates,
-    retained regions) are in the release itself, so they are left out.
+    retained regions) are in the release itself, so they are left out, and so
+    is one that some surrogate happens to spell: with a random key, a date
+    shifted one day ("12/20" -> "12/21") may equal another date of the note.
     """
     by_id = {n.id: n.text for n in notes}
     engine = make_engine(f"sqlite:///{state}")
@@ -189,13 +191,8 @@ def _identifier_texts(state: Path, notes) -> list[str]:
             outputs = s.execute(select(NoteRow.external_id, Output.text, Output.replacements_json).join(Output, Output.note_id == NoteRow.id)).all()
     finally:
         engine.dispose()
-    kept = {
-        by_id[ext][r["start"] : r["end"]]
-        for ext, text, reps in outputs
-        for r in json.loads(reps)
-        if text[r["out_start"] : r["out_end"]] == by_id[ext][r["start"] : r["end"]]
-    }
-    found = {by_id[ext][a:b] for ext, a, b in rows} - kept
+    released = {text[r["out_start"] : r["out_end"]] for _, text, reps in outputs for r in json.loads(reps)}
+    found = {by_id[ext][a:b] for ext, a, b in rows} - released
     return sorted(t for t in found if len(t) >= 4)
 
 
