@@ -96,7 +96,8 @@ _FEATURE_NAME = re.compile(
 _DISEASE_AFTER = re.compile(r"(?:[ \t]+[a-z]+)?[ \t]+(?:fever|virus|disease|syndrome|encephalitis|score|criteria)\b", re.I)
 #: "DTR IN DOS PALOS CALLED", "son in fresno": where a relative is; like the relatives' "from", "in" is found first
 _IN_PLACE = re.compile(r"(?<=[ \t])in[ \t]+" + _CASELESS_PLACE, re.I)
-_RELATIVE_JUST_BEFORE = re.compile(r"\b(?:" + alternation(RELATIONS) + r")[ \t]+$", re.I)
+_RELATIVE_BEFORE_IN = re.compile(r"\b(?:" + alternation(RELATIONS) + r")[ \t]+$", re.I)
+_RELATIVE_IN_REACH = 24
 #: "pt from saltmarsh point", "sister from new hampshire", "from waco, tx", "mvc around orr": after a bare "from",
 #: "near", "around", "out of" or "outside", where case says nothing, only a place's own shape counts (a listed town
 #: of two words or more, a state, a word and a place word after it, a town and its state, or a town with a post
@@ -210,7 +211,8 @@ class PlaceCueRecognizer(RuleRecognizer):
                 if end:
                     out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/caseless"))
                     cued.add(m.start("place"))
-        for m in itertools.chain(_RESIDENCE_WITH.finditer(text), _RESIDENCE_OUT.finditer(text), self._relative_from(text)):
+        relative_from = self._after_relative(text, _FROM_PLACE, _RELATIVE_BEFORE_FROM, _RELATIVE_REACH)
+        for m in itertools.chain(_RESIDENCE_WITH.finditer(text), _RESIDENCE_OUT.finditer(text), relative_from):
             if m.start("place") in cued or _FACILITY_WORD_AFTER.match(text, m.end("place")):
                 continue  # "son visiting from north platte" is found once; "MOM FROM HOLLIS CREEK REGIONAL" names a facility
             if m.re is _RESIDENCE_OUT and m.group("place").split()[0].lower() in _DIRECTIONS:
@@ -221,7 +223,7 @@ class PlaceCueRecognizer(RuleRecognizer):
                     rule = _RULE_OF.get(m.re, "relative_from")
                     out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, f"place_cue/{rule}"))
                     cued.add(m.start("place"))
-        for m in itertools.chain(_PLACE_AFTER_BARE_CASELESS.finditer(text), self._relative_in(text)):
+        for m in itertools.chain(_PLACE_AFTER_BARE_CASELESS.finditer(text), self._after_relative(text, _IN_PLACE, _RELATIVE_BEFORE_IN, _RELATIVE_IN_REACH)):
             if _FACILITY_WORD_AFTER.match(text, m.end()):
                 continue  # "FROM HOLLIS CREEK REGIONAL": the place names a facility
             if m.start("place") not in cued and case_says_nothing(m.group("place"), m.start("place")):
@@ -244,17 +246,10 @@ class PlaceCueRecognizer(RuleRecognizer):
         return out
 
     @staticmethod
-    def _relative_from(text: str) -> Iterable[re.Match[str]]:
-        """``from`` and the place after it, where a relative stands just before."""
-        for m in _FROM_PLACE.finditer(text):
-            if _RELATIVE_BEFORE_FROM.search(text, max(0, m.start() - _RELATIVE_REACH), m.start()):
-                yield m
-
-    @staticmethod
-    def _relative_in(text: str) -> Iterable[re.Match[str]]:
-        """``in`` and the place after it, where a relation word stands just before ("dtr in dos palos")."""
-        for m in _IN_PLACE.finditer(text):
-            if _RELATIVE_JUST_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+    def _after_relative(text: str, place: re.Pattern[str], relative: re.Pattern[str], reach: int) -> Iterable[re.Match[str]]:
+        """Each ``place`` match ("from ...", "in ...") with a relative standing within ``reach`` characters before it."""
+        for m in place.finditer(text):
+            if relative.search(text, max(0, m.start() - reach), m.start()):
                 yield m
 
     def _place_end(self, m: re.Match[str], *, strong_only: bool) -> int | None:
