@@ -18,7 +18,8 @@ is also found in that patient's other notes.
     mix = ["rules", "encoder"]     # rules, encoder, generative: any combination
     gazetteer_dir = "site-lists"   # extra lists, relative to the config file
     recognizers = ["date", "age", "phone", "id", "web", "address",
-                   "gazetteer", "facility", "place_cue", "names", "table"]
+                   "gazetteer", "facility", "place_cue", "organization",
+                   "names", "table"]
     propagate = true
     [detect.encoder]
     path = "models/encoder"        # relative to the config file

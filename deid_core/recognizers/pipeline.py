@@ -11,7 +11,8 @@ Configuration (the ``[detect]`` table of the TOML file given to
     [detect]
     gazetteer_dir = "site-lists"      # extra lists; relative to the config file
     recognizers = ["date", "age", "phone", "id", "web", "address",
-                   "gazetteer", "facility", "place_cue", "names", "table"]   # default: every unit of rules.RULE_UNITS
+                   "gazetteer", "facility", "place_cue", "organization", "names",
+                   "table"]                      # default: every unit of rules.RULE_UNITS
     propagate = true                  # names found once are found everywhere
     join_score = 0.99                 # how sure a model must be to add a span no rule found
 """
@@ -28,6 +29,7 @@ from pydantic import ValidationError
 from deid_core.config import DetectSettings, validation_problems
 from deid_core.detection import as_recognizer_error, check_spans
 from deid_core.recognizers.base import NoteContext, Recognizer, wanted_categories
+from deid_core.recognizers.completion import complete_names
 from deid_core.recognizers.gazetteer import build_resources, default_resources
 from deid_core.recognizers.propagation import Propagator, ages_after_names, propagate_acronyms, propagate_batch
 from deid_core.resolution import join_name_parts, merge_adjacent, resolve
@@ -115,14 +117,14 @@ class RulesPipeline:
         return out
 
     def finish(self, text: str, spans: Sequence[Span], known: Mapping[str, Category] | None = None, entities: Sequence[Category] | None = None) -> list[Span]:
-        """Propagate names, resolve overlaps, join address pieces and the parts of a name."""
+        """Propagate names, resolve overlaps, join address pieces and the parts of a name, complete places and facilities."""
         work = list(spans)
         if self.propagate:
             work = self.propagator.propagate(text, resolve(work), known)
             work = propagate_acronyms(text, work)
         work = resolve(work)
         work = work + ages_after_names(text, work)
-        out = join_name_parts(merge_adjacent(resolve(work), text), text)
+        out = complete_names(text, join_name_parts(merge_adjacent(resolve(work), text), text), self.propagator.lexicon)
         want = wanted_categories(entities)
         return out if want is None else [s for s in out if s.category in want]
 

@@ -210,3 +210,13 @@ def test_a_clock_time_after_where_the_patient_sat_or_lay_is_no_bed(unit_finds):
 def test_a_less_common_word_before_a_state_short_form_that_is_also_a_word_is_no_town(unit_finds):
     assert unit_finds("address", "L TIBIA IN TRACTION, OR IN AM FOR IMN. CONT NPO.") == {}
     assert unit_finds("address", "RETIRED, LIVES IN BEND, OR WITH WIFE.") == {"BEND, OR": Category.LOCATION}
+
+
+def test_a_rural_routes_box_is_an_address_in_any_case(unit_finds):
+    assert unit_finds("address", "LIVES AT RR 1 BOX 22A") == {"RR 1 BOX 22A": Category.LOCATION}
+    assert unit_finds("address", "lives at hc 63 box 10 up the holler") == {"hc 63 box 10": Category.LOCATION}
+
+
+def test_a_us_highway_by_its_number_after_a_preposition_of_place_is_a_place_but_a_frequency_is_not(unit_finds):
+    assert unit_finds("address", "motorcycle vs deer on us 80 at dusk") == {"us 80": Category.LOCATION}
+    assert unit_finds("address", "PT ON US 2X DAILY") == {}

@@ -106,3 +106,13 @@ def test_an_age_joined_to_its_sex_after_a_sentence_or_glued_to_y_o_is_an_age(uni
 def test_type_1_dm_is_diabetes_not_an_infants_age_and_sex(unit_finds):
     assert unit_finds("age", "dka, pt w/ type 1 dm, pump failed") == {}
     assert unit_finds("age", "3 d m infant w/ jaundice") == {"3 d": Category.AGE}
+
+
+def test_a_lower_case_line_that_opens_with_an_age_and_the_sex_letter_holds_an_age(unit_finds):
+    assert unit_finds("age", "55 f, s/p whipple pod 2, jp drain") == {"55": Category.AGE}
+    assert unit_finds("age", "31m oil field mechanic, etoh w/d") == {"31m": Category.AGE}
+    assert unit_finds("age", "66 m w/ cp since noon") == {"66": Category.AGE}
+
+
+def test_metres_walked_at_a_lines_start_are_no_age(unit_finds):
+    assert unit_finds("age", "40 m ambulated in hall\n40m walked with pt") == {}

@@ -194,3 +194,15 @@ def test_the_day_of_a_last_dose_is_a_date_though_a_dose_before_a_ratio_is_a_trap
 def test_a_fraction_of_dextrose_and_cultures_that_grew_are_no_dates(unit_finds):
     assert unit_finds("date", "bg 140s on d5 1/2 at 100/hr, gap closed") == {}
     assert unit_finds("date", "BCX FROM ADMISSION 2/2 GPC, REPEAT SENT 8/14.") == {"8/14": Category.DATE}
+
+
+def test_a_month_day_after_an_irregular_past_or_an_imaged_body_part_is_a_date(unit_finds):
+    assert unit_finds("date", "CX SENT 4/10, PENDING. CT HEAD 4/12 NEG. mri l-spine 3/30 showed disc") == {
+        "4/10": Category.DATE,
+        "4/12": Category.DATE,
+        "3/30": Category.DATE,
+    }
+
+
+def test_a_fraction_after_given_or_sent_with_its_count_stays_a_fraction(unit_finds):
+    assert unit_finds("date", "DIET GIVEN 1/2 EATEN. BCX SENT 2/2 SETS. SENT 2/2 BCX.") == {}

@@ -135,7 +135,7 @@ def test_a_regional_hospital_named_by_its_place_in_any_case(detect):
     assert detect("UNRESTRAINED DRIVER, TRANSFER FROM PELL VALLEY REGIONAL. INJURIES: L RIB FX") == {
         "PELL VALLEY REGIONAL": Category.HOSPITAL
     }
-    assert detect("Employer: Great Basin Regional Transit Authority") == {}
+    assert detect("Employer: Great Basin Regional Transit Authority") == {"Great Basin Regional Transit Authority": Category.OTHER}  # an employer
 
 
 def test_a_specialty_clinic_is_a_service_in_any_case(unit_finds):
@@ -339,3 +339,13 @@ def test_a_service_paged_or_consulted_is_no_facility_and_a_care_level_names_none
     assert unit_finds("facility", "PAGE GENERAL SURGERY IF UOP < 30 X 2H. CONSULT PLASTIC SURGERY IN AM.") == {}
     assert unit_finds("facility", "TRANSFER TO TERTIARY CENTER DISCUSSED W/ FAMILY.") == {}
     assert unit_finds("facility", "ADMITTED FROM PAGE MEMORIAL HOSPITAL.") == {"PAGE MEMORIAL HOSPITAL": Category.HOSPITAL}
+
+
+def test_whose_a_thing_is_opens_a_facilitys_name_and_a_kind_of_school_is_none(unit_finds):
+    assert unit_finds("facility", "PT ASKED WIFE TO BRING HIS SUNDAY SCHOOL LESSON BOOK FROM HOME.") == {}
+    assert unit_finds("facility", "HIS CARDIOLOGIST AT ST. LUKE'S HOSPITAL")["ST. LUKE'S HOSPITAL"] is Category.HOSPITAL
+
+
+def test_a_word_english_writes_often_is_no_short_form_of_a_facility(unit_finds):
+    assert unit_finds("facility", "PT WORKS AT THE COTTON GIN DURING HARVEST.") == {}
+    assert unit_finds("facility", "PRESENTED TO HRMC AFTER FALL.") == {"HRMC": Category.HOSPITAL}

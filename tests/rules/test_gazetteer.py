@@ -1,6 +1,7 @@
 """Unit ``gazetteer``."""
 
 from deid_core.spans import Category
+from tests.rules import LOWER_TAIL
 
 
 def test_listed_hospital_and_country_are_found_by_the_lists(unit_finds):
@@ -94,3 +95,13 @@ def test_listed_plans_pharmacies_and_dialysis_chains_are_facilities_in_a_lower_c
 def test_a_known_city_after_a_listed_chain_in_capitals_is_its_branch(unit_finds):
     found = unit_finds("gazetteer", "HD M/W/F AT DAVITA PARKERSBURG, LAST TX SAT.")
     assert found.get("DAVITA PARKERSBURG") is Category.HOSPITAL
+
+
+def test_an_academic_centre_by_its_short_form_is_a_facility(unit_finds):
+    assert unit_finds("gazetteer", "ECMO EVAL REQUESTED AT UCSF, NO BED. ACCEPTED TO OHSU.") == {"UCSF": Category.HOSPITAL, "OHSU": Category.HOSPITAL}
+    assert unit_finds("gazetteer", "S/P R-CHOP X6, MUSC PAIN, UVA EXPOSURE.") == {}
+
+
+def test_a_long_term_acute_care_chain_is_a_facility_but_its_word_alone_is_not(unit_finds):
+    assert unit_finds("gazetteer", "DISPO: AWAITING LTACH BED AT SELECT SPECIALTY; AUTH PENDING") == {"SELECT SPECIALTY": Category.HOSPITAL}
+    assert unit_finds("gazetteer", "a kindred spirit, she says" + LOWER_TAIL) == {}

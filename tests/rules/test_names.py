@@ -846,3 +846,27 @@ def test_a_dash_before_the_last_word_of_a_note_signs_it(unit_finds):
     found = unit_finds("names", "foley draining, resting, no prns needed tonight -esteban")
     assert set(found) == {"esteban"}
     assert unit_finds("names", "Dr. Ricardo Antunes Falcão - Reumatologista\n\n").keys() == {"Ricardo Antunes Falcão"}
+
+
+def test_a_given_name_that_is_a_word_signs_with_its_credential_even_a_modal(unit_finds):
+    assert unit_finds("names", "pt calm overnight, will continue to monitor -will rn to f/u in am," + LOWER_TAIL) == {}
+    assert unit_finds("names", "pt calm overnight, sats 95 on 2l, will continue to monitor -will rn") == {"will": Category.DOCTOR}
+    assert unit_finds("names", "PT CALM OVERNOC, SATS 95% 2L. -WILL RN\nDAY: UP TO CHAIR.") == {"WILL": Category.DOCTOR}
+    assert unit_finds("names", "PT CALM OVERNOC. -MAY") == {}
+    assert unit_finds("names", "pt calm overnight, sats 95 on 2l, mom at bedside -will rt") == {"will": Category.DOCTOR}
+
+
+def test_a_given_name_that_is_a_word_after_a_staff_role_and_its_colon_names_the_nurse(unit_finds):
+    assert unit_finds("names", "PT CALM OVERNOC. RN: HUNTER") == {"HUNTER": Category.DOCTOR}
+    assert unit_finds("names", "PT CALM OVERNOC. RN: WILL FOLLOW UP. RN: AWARE OF K 3.1") == {}
+
+
+def test_a_lone_word_after_a_field_label_that_does_not_end_the_field_is_no_name(unit_finds):
+    assert unit_finds("names", "Plan: home w/ HHPT.\nOT: min assist LB dressing, bathing.") == {}
+
+
+def test_a_role_or_an_occupation_after_an_article_is_no_name_where_case_says_nothing(unit_finds):
+    assert unit_finds("names", "SOCIAL: PT IS A RETIRED DEACON, WIFE AT BEDSIDE, CHURCH FAMILY CALLING.") == {}
+    assert unit_finds("names", "SPLINTED COUGH WITH PILLOW. PT A LOGGER, SAYS HE IS GOING BACK IN THE WOODS.") == {}
+    assert unit_finds("names", "ARREST AT HOME, BYSTANDER CPR BY SON, ROSC AFTER 18 MIN.") == {}
+    assert unit_finds("names", "Spoke with Deacon, son, by phone.") == {"Deacon": Category.PATIENT}

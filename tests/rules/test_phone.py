@@ -108,3 +108,9 @@ def test_a_pager_number_after_paged_and_the_service_is_a_phone_but_a_clock_time_
     assert unit_finds("phone", "PAGED GEN SURG 5521 AT 0230 RE: DRAIN OUTPUT.") == {"5521": Category.PHONE}
     assert unit_finds("phone", "paged cards 41873 re rvr") == {"41873": Category.PHONE}
     assert unit_finds("phone", "PAGED MD 2300 RE BP. PAGED X2, PAGED RESIDENT 0145.") == {}
+
+
+def test_an_extension_a_few_words_after_a_calling_word_is_a_phone(unit_finds):
+    assert unit_finds("phone", "CALL TRANSFER CTR X4417 WHEN BED ASSIGNED.") == {"X4417": Category.PHONE}
+    assert unit_finds("phone", "paged ortho x 5521 re splint")["x 5521"] is Category.PHONE
+    assert unit_finds("phone", "CALLED PHARM RE VANC X 1250 MG. CALLED MD RE BOLUS X 1000 ML.") == {}

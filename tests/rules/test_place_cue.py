@@ -192,3 +192,27 @@ def test_an_ordinary_word_after_a_post_office_town_makes_the_two_a_thing(unit_fi
     assert unit_finds("place_cue", "FELL FROM ORCHARD LADDER, L WRIST FX.") == {}
     assert unit_finds("place_cue", "mvc around ekalaka per ems" + LOWER_TAIL) == {"ekalaka": Category.LOCATION}
     assert unit_finds("place_cue", "2 OTHERS FROM CAMP TREATED IN ED. FISHING FROM CANOE ON THE POND.") == {}
+
+
+def test_a_post_office_town_english_never_writes_is_a_place_after_in_on_off_at_or_to(unit_finds):
+    assert unit_finds("place_cue", "hand crushed at the paper mill in rumford 4/6" + LOWER_TAIL) == {"rumford": Category.LOCATION}
+    assert unit_finds("place_cue", "77 YO F, SOB, FLOWN OFF MONHEGAN. SUBMASSIVE PE.") == {"MONHEGAN": Category.LOCATION}
+    assert unit_finds("place_cue", "CAR VS MOOSE NR GILEAD ~2200, ROOF CRUSHED.") == {"GILEAD": Category.LOCATION}
+
+
+def test_a_post_office_town_english_writes_as_a_word_is_no_place_after_in_on_off_at_or_to(unit_finds):
+    note = "pt agreeable to walker, on holiday last wk, peep 5 on puritan bennett 840, in afib, off bipap" + LOWER_TAIL
+    assert unit_finds("place_cue", note) == {}
+    assert unit_finds("place_cue", "WATCHING THE SUNSET AT SUNRISE POINT? NO. UP TO CHAIR, TO SPRING CLINIC.") == {}
+
+
+def test_a_post_office_town_before_a_conjunction_of_time_is_a_place(unit_finds):
+    note = "pt brought by ems from eutaw after found down in his chicken house" + LOWER_TAIL
+    assert unit_finds("place_cue", note) == {"eutaw": Category.LOCATION}
+
+
+def test_a_word_that_is_no_word_and_a_places_last_word_after_at_or_in_is_a_place(unit_finds):
+    assert unit_finds("place_cue", "M, WORKS 2 WKS ON/2 OFF AT PRUDHOE BAY, FELL FROM CATWALK ~12 FT.") == {"PRUDHOE BAY": Category.LOCATION}
+    assert unit_finds("place_cue", "ANION GAP 14. TRIGGER POINT INJ. AT INSERTION SITE.") == {}
+    assert unit_finds("place_cue", "pt fell thru ice on skidoo crossing river, hypothermic" + LOWER_TAIL) == {}
+    assert unit_finds("place_cue", "PICC TIP AT CAVOATRIAL JUNCTION ON CXR.") == {}

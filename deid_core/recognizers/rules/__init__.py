@@ -20,6 +20,7 @@ from deid_core.recognizers.rules.dates import DateRecognizer
 from deid_core.recognizers.rules.facilities import FacilityRecognizer
 from deid_core.recognizers.rules.ids import id_recognizer
 from deid_core.recognizers.rules.names import NameRecognizer
+from deid_core.recognizers.rules.organizations import OrganizationRecognizer
 from deid_core.recognizers.rules.phones import phone_recognizer
 from deid_core.recognizers.rules.place_cues import PlaceCueRecognizer
 from deid_core.recognizers.rules.web import web_recognizer
@@ -52,6 +53,7 @@ RULE_UNITS: dict[str, RuleUnit] = {
         RuleUnit("gazetteer", GazetteerRecognizer, "names, places and facilities from the shipped and site lists", "gazetteer.py"),
         RuleUnit("facility", FacilityRecognizer, "facility names with their type words, chain stores", "rules/facilities.py", "facilities"),
         RuleUnit("place_cue", PlaceCueRecognizer, "towns after lives in, moved from, born in", "rules/place_cues.py", "place_cues"),
+        RuleUnit("organization", OrganizationRecognizer, "congregations by name, employers after a cue of work", "rules/organizations.py", "organizations"),
         RuleUnit("names", NameRecognizer, "PATIENT and DOCTOR names from cues and the name lists", "rules/names.py", "names"),
         RuleUnit("table", lambda res: TableColumnRecognizer(), "names in a table column headed by a role", "tables.py"),
     )

@@ -58,7 +58,12 @@ _RHYTHM_RUN_WORDS = frozenset({"beat", "beats", "sec", "secs", "second", "second
 #: words a street's own name may hold ("Avenue of the Pines", "Camino de la Vista")
 _STREET_NAME_PARTICLES = frozenset({"of", "the", "de", "la", "del", "los", "las", "el", "and", "on"})
 _SECOND_SUFFIX = re.compile(rf"[ \t]+(?i:{_STREET_SUFFIX})\.?(?![A-Za-z])")
-_PO_BOX = re.compile(r"\b(?:P\.?[ \t]?O\.?[ \t]*Box|Post[ \t]+Office[ \t]+Box)[ \t]+\d{1,6}\b", _I)
+#: a post-office box, or a rural route's box: "PO Box 12", "RT 2 BOX 114", "rr 1 box 22a", "HC 63 Box 10"
+_PO_BOX = re.compile(
+    r"\b(?:P\.?[ \t]?O\.?[ \t]*Box|Post[ \t]+Office[ \t]+Box"
+    r"|(?:R\.?R\.?|Rte?\.?|Route|Rural[ \t]+Route|Star[ \t]+Route|HCR?)[ \t]*#?[ \t]*\d{1,3},?[ \t]+Box)[ \t]+\d{1,6}[A-Z]?\b",
+    _I,
+)
 _UNIT = re.compile(
     r"[ \t]*,?[ \t]*(?:(?:Apt|Apartment|Unit|Suite|Ste|Fl|Floor|Rm|Room|Bldg|Building|Lot|Space)\b\.?|#)[ \t]*#?[ \t]*"
     r"(?=[A-Za-z]{0,2}\d|[A-Za-z]\b)[A-Za-z0-9-]{1,6}\b",
@@ -104,9 +109,9 @@ _CASELESS_ROAD = re.compile(
     _I,
 )
 #: a road known by its number after a preposition of place, and the cross road of an intersection: "ranch off rd 28",
-#: "LIVES ALONE OUT ON CR 23", "AT RD 12 AND P.", "OFF AVE 416 AND RD 80" (grid roads of farm counties)
+#: "LIVES ALONE OUT ON CR 23", "AT RD 12 AND P.", "OFF AVE 416 AND RD 80" (grid roads of farm counties), "deer on us 80"
 _NUMBERED_ROAD = re.compile(
-    r"(?<![\w-])(?:on|off|at|near|along|past)[ \t]+(?P<road>(?:rd|road|cr|ave|avenue)[ \t]*#?[ \t]*\d{1,4}[a-z]?(?![\w/-]|\.\d)"
+    r"(?<![\w-])(?:on|off|at|near|along|past)[ \t]+(?P<road>(?:rd|road|cr|ave|avenue|us|route|rte)[ \t]*#?[ \t]*\d{1,4}(?:(?!x\b)[a-z])?(?![\w/-]|\.\d)"
     r"(?:[ \t]+(?:and|&)[ \t]+(?:(?:rd|road|cr|ave|avenue)[ \t]*\d{1,4}(?![\w/-]|\.\d)|[a-z](?=[ \t]*[.,;])))?)",
     _I,
 )

@@ -166,6 +166,20 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         group="v",
         accept=_age_sex_ok,
     ),
+    # "55 f, s/p whipple", "31m oil field mechanic": a note or a line typed in lower case that opens with an age and
+    # the sex letter, apart or joined (the letter goes with a joined age, as in capitals)
+    PatternRule(
+        "age_sex_line_start",
+        Category.AGE,
+        re.compile(
+            r"(?:(?<=^)|(?<=\n))[ \t]*(?P<v>(?P<n>1[0-4]\d|[1-9]\d)(?:[mf](?=[ \t]*[,a-z])"
+            r"|(?=[ \t]?(?:yo[ \t]?)?[mf][ \t]*(?:,|w/|s/p|h/o|c/o|p/w|(?:with|after|admitted|admit|presents|presenting|brought|found|transferred|from|pmh|hx)\b))))"
+            r"(?![ \t]*(?:amb|walk))"
+        ),
+        score=0.7,
+        group="v",
+        accept=_joined_age_sex_ok,
+    ),
     # "BROUGHT 34M AFTER MVC": an age written joined to the sex letter anywhere, the letter with it
     PatternRule(
         "age_sex_joined",

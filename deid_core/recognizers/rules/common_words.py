@@ -4,7 +4,8 @@
 ``CLINICAL_ACRONYMS`` are short forms that are neither a facility nor a
 name (names, facility); ``DRUG_SUFFIX`` and ``TITLE_BEFORE_NAME`` keep drugs
 and people out of places and facilities; ``PLACE_TAILS`` end a place's name
-(place_cue, address); ``past_tense`` tells a verb after a name or a place (names, place_cue).
+(place_cue, address); ``FACILITY_TAILS`` end a facility's name (the completion of a name found in part,
+organization); ``past_tense`` tells a verb after a name or a place (names, place_cue).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ FUNCTION_WORDS = rule_list("shared", "function_words")
 CLINICAL_ACRONYMS = rule_list("shared", "clinical_acronyms")
 #: last words of a place's name: "saltmarsh point", "cobb hollow", "dunmore county", "MILLBURY FALLS"
 PLACE_TAILS = rule_list("place_cues", "place_tail_words")
+#: words that end a facility's name and begin nothing else: "BRYAN HEART", "UPMC PRESBYTERIAN", "baptist health"
+FACILITY_TAILS = rule_list("shared", "facility_tails")
 #: endings of drug names: "in Lasix" is no place, "my son paulo" but not "my son lisinopril"
 DRUG_SUFFIX = re.compile(
     r"(?:pine|pril|olol|alol|statin|sartan|mab|nib|azole|cillin|mycin|floxacin|oxetine|azepam|zolam|parin|gliptin|gliflozin|triptan"

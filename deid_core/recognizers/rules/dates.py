@@ -358,6 +358,10 @@ _MD_EVENT_BEFORE = re.compile(
     r"[ \t]*[:#~-]?[ \t]*$"
     # "s/p whipple 10/6", "s/p fall 4/1": the day of the event the patient is status post
     r"|\bs/p[ \t]+[a-z][\w/+-]*(?:[ \t]+[a-z][\w/+-]*){0,2}[ \t]*$"
+    # "CX SENT 4/10": a past tense that does not end in -ed ("given" and "taken" measure: "given 1/2 amp")
+    r"|\b(?:sent|begun|gotten)[ \t]*$"
+    # "CT HEAD 4/12 NEG", "mri l-spine 3/30": imaging and the part of the body it looked at
+    r"|\b(?:ct|cta|mri|mra|us|xr|x-?ray|pet)[ \t]+(?:head|brain|neck|chest|abd(?:omen)?|pelvis|abd/pelvis|a/p|c/a/p|[clt]-?spine|spine|sinus|face|extremity|le|ue)[ \t]*$"
     # "intubated 0200 7/15", "extubated @ 1100 on 3/2": a clock time between a past event and its day
     r"|\b[a-z]+ed[ \t]+@?[ \t]*(?:[01]\d|2[0-3])[0-5]\d(?:[ \t]+on)?[ \t]*$"
     # "last drink 3/9", "next clinic 4/8": a last or next event

@@ -217,10 +217,14 @@ _FAC_OF = re.compile(
 _FAC_TRIM = rule_list("facilities", "trim_words")
 #: words that join a facility's name words ("Hospital of the ...", "Health and Rehab", "Center for ...")
 _JOINERS = ("of", "the", "and", "&", "for")
+#: determiners of whose a thing is: a facility's name never holds one
+_OWNERS = frozenset({"his", "her", "their", "our", "your", "my", "its"})
 _GENERIC_FACILITY_WORDS = rule_list("facilities", "generic_words")
 
 
 #: "GH", "SMH": a two-letter short form counts only with a hospital's last letter
+#: how often English may write a short form of no hospital's shape as a word ("upmc", "hrmc" never; "cotton" often)
+_ACRONYM_WORD_FREQ = 5e-6
 _ACRONYM = re.compile(r"(?<![\w&-])(?P<acr>[A-Z][A-Z&]{1,6}[A-Z]|[A-Z]H)(?![\w&-])")
 #: typed in lower case, only a hospital's or medical centre's shape: "from smh", "transferred from gh"
 _LOWER_ACRONYM = re.compile(r"(?<![\w&-])(?P<acr>[a-z]{1,4}(?:h|mc))(?![\w&-])")
@@ -339,6 +343,9 @@ class FacilityRecognizer(RuleRecognizer):
                 # "SCREENED BY CEDAR KNOLL REHAB", "REASSURED THAT CARDIAC REHAB": the name starts after the clause,
                 # and what is left of it is trimmed as any name's start is
                 keep = clause[-1] + 1
+            owners = [i for i in range(keep, len(words)) if words[i].group(0).lower() in _OWNERS]
+            if owners:
+                keep = owners[-1] + 1  # "BRING HIS SUNDAY SCHOOL LESSON": whose it is opens the name
             while keep < len(words):
                 w = words[keep].group(0).rstrip(".,")
                 low = w.lower()
@@ -561,8 +568,8 @@ class FacilityRecognizer(RuleRecognizer):
             shaped = acr.islower() or len(acr) == 2 or acr.endswith(("H", "MC"))
             if acr.upper() in CLINICAL_ACRONYMS or len(acr) > 6 or lex.is_stop(acr.lower()) or lex.is_clinical(acr.lower()):
                 continue  # "TRANSFER TO FLOOR", "AT HOME", "TO MICU" are words, not short forms
-            if lex.is_common_word(acr, strict=shaped) or (shaped and lex.frequency(acr.lower()) >= VERY_COMMON_WORD_FREQ):
-                continue
+            if lex.is_common_word(acr, strict=shaped) or lex.frequency(acr.lower()) >= (VERY_COMMON_WORD_FREQ if shaped else _ACRONYM_WORD_FREQ):
+                continue  # "AT THE COTTON GIN": a word English writes this often is the word, though a surname too
             line_start = text.rfind("\n", 0, m.start()) + 1
             before = text[max(line_start, m.start() - 50) : m.start()]
             if not re.search(r"\b(?:to|from|at|in)[ \t]*:?[ \t]+(?:the[ \t]+)?$", before, re.IGNORECASE):

@@ -257,6 +257,10 @@ _INITIALS_SIGNATURE = re.compile(
     # "J.C. RN" alone on the last line: dotted initials and a credential sign the note without a dash
     r"|(?:^|\n)[ \t]*(?P<dotted>(?:[A-Za-z]\.){2,3})" + _SIGNING_CREDENTIAL + r"\s*\Z"
 )
+#: a noun of who does something: after "pt a" it is what the patient is ("PT A LOGGER", "pt a retired machinist")
+_AGENT_NOUN = re.compile(r"(?:er|or|ist|ian)$")
+#: what may follow a name that ends its field or clause
+_CLAUSE_END = re.compile(r"[ \t]*(?:$|[\n,.;/(])")
 #: who hands a patient over or is reached: "report received from", "per", "paged"
 _HAND_OFF_BEFORE = re.compile(
     r"(?:\b(?:report|endorsed?|hand-?off|handed[ \t]+off)\b[^.\n]{0,25}\b(?:from|to)|\b(?:per|paged|called|spoke[ \t]+(?:with|to)|d/w|by))[ \t]+$",
@@ -579,17 +583,24 @@ class NameRecognizer(RuleRecognizer):
             return header_caps or not lex.is_common_word(low) or (mode == "relation" and (lex.is_first(low) or not lex.is_everyday(low)))
         return mode in _STRONG_CUE_MODES and not lex.is_common_word(low) and not _INFLECTED.search(low) and not self._form_of_word(low)
 
-    def _last_line_given_name(self, text: str, tokens: Sequence[Token], pos: int) -> Token | None:
+    def _last_line_given_name(self, text: str, tokens: Sequence[Token], pos: int) -> tuple[Token, bool] | None:
         """``-cole`` as the note's last line: a dash signs it with the writer's given name, even one that is a word
-        ("- walker" in a list above the last line is an item)."""
+        ("- walker" in a list above the last line is an item). With a credential after it the name may end any
+        line and may even be a modal ("-will rn"); the flag says a credential signed it."""
         k = self._token_index_at(tokens, pos)
-        if k >= len(tokens) or text[pos : tokens[k].start].strip(" \t") or text[tokens[k].end :].strip():
+        if k >= len(tokens) or text[pos : tokens[k].start].strip(" \t"):
+            return None
+        nxt = tokens[k + 1] if k + 1 < len(tokens) else None
+        credential = nxt is not None and (_is_credential(nxt) or nxt.text.upper() in _SIGNING_CREDENTIALS) and self._gap(text, tokens[k], nxt).strip(" ,") == ""
+        if text[nxt.end :].split("\n", 1)[0].strip() if credential else text[tokens[k].end :].strip():
             return None
         above = text[: text.rfind("\n", 0, pos) + 1].rstrip().rsplit("\n", 1)[-1]
-        if _SIGNATURE.match(above):
+        if _SIGNATURE.match(above) and not credential:
             return None  # the last item of a dashed list
         tok = tokens[k]
-        return tok if tok.caseless and tok.lower not in _MODALS and self._word_given_name(tok) else None
+        if tok.caseless and (credential or tok.lower not in _MODALS) and self._word_given_name(tok):
+            return tok, credential
+        return None
 
     def _plain_given_name(self, tok: Token) -> bool:
         """A listed given name that English does not use as a word (Marcus, not Will)."""
@@ -1100,6 +1111,11 @@ class NameRecognizer(RuleRecognizer):
             if tok.caseless and self.lexicon.is_name(tok.lower) and not self._is_word(tok.text):
                 out.append(NameCandidate(tok.start, tok.end, Category.PATIENT, 0.8, "relation_after"))
         for m in _PATIENT_INLINE.finditer(text):
+            k = self._token_index_at(tokens, m.end())
+            if k + 1 < len(tokens) and tokens[k].caseless and tokens[k].lower in ("a", "an") and text[tokens[k].end : tokens[k].end + 1] != "." and (
+                self.lexicon.is_common_word(tokens[k + 1].lower) or _AGENT_NOUN.search(tokens[k + 1].lower)
+            ):
+                continue  # "PT A LOGGER", "pt an avid hunter": an article, then what the patient is
             found = len(out)
             forward(m.end(), Category.PATIENT, "inline", 0.75, "patient_inline", inverted=True)
             if len(out) == found:
@@ -1130,9 +1146,11 @@ class NameRecognizer(RuleRecognizer):
                 # "SW GAVE LIST", "CONFIRMED BY XRAY": after a role with no colon, ordinary words name no one, and
                 # after one with its colon, three or more do not ("DAY RN: NEW FILTER KIT AT BEDSIDE")
                 out.pop()
-            # "night charge rn is ivy": "is" between the role and the word reads as a sentence, not a field label
-            if len(out) == found and (not header or m.group("colon").lower() == "is"):
+            # "night charge rn is ivy", "RN: HUNTER": after a staff role, with or without its colon
+            if len(out) == found:
                 run = self._staff_given_name(text, tokens, m.end(), listed)
+                if run and header and run[0] == run[1] and m.group("colon").lower() != "is" and not _CLAUSE_END.match(text, tokens[run[1]].end):
+                    run = None  # "OT: min assist": after a field label a lone word must end the field ("RN: HUNTER")
                 if run:
                     out.append(self._span(text, tokens, run, Category.DOCTOR, 0.8, "staff_given_name"))
         for m in itertools.chain(_JOB_TITLE_AFTER.finditer(text), _CREDENTIAL_IN_BRACKETS.finditer(text), _JOB_TITLE_LINE.finditer(text)):
@@ -1161,7 +1179,9 @@ class NameRecognizer(RuleRecognizer):
             if len(out) == found:
                 signer = self._last_line_given_name(text, tokens, m.end())
                 if signer:
-                    out.append(NameCandidate(signer.start, signer.end, Category.PATIENT, 0.85, "signoff"))
+                    tok, credential = signer
+                    category, rule = (Category.DOCTOR, "signature") if credential else (Category.PATIENT, "signoff")
+                    out.append(NameCandidate(tok.start, tok.end, category, 0.85, rule))
         for m in _SIGNOFF.finditer(text):
             forward(m.end(), Category.PATIENT, "signoff", 0.7, "signoff")
         for m in _HANDLE.finditer(text):
@@ -1279,10 +1299,10 @@ class NameRecognizer(RuleRecognizer):
         return any(len(word) - k >= 3 and lex.is_last(word[k:]) and not lex.is_common_word(word[k:]) for k in (1, 2))
 
     def _is_word(self, word: str, *, strict: bool = False) -> bool:
-        """An ordinary, stop, clinical, function word or a modal: no part of a name without a cue."""
+        """An ordinary, stop, clinical, function word, a modal or a public role: no part of a name without a cue."""
         lex = self.lexicon
         low = word.lower()
-        if lex.is_common_word(low, strict=strict) or lex.is_stop(low) or lex.is_clinical(low) or low in FUNCTION_WORDS or low in _MODALS:
+        if lex.is_common_word(low, strict=strict) or lex.is_stop(low) or lex.is_clinical(low) or low in FUNCTION_WORDS or low in _MODALS or low in _PUBLIC_ROLES:
             return True
         return not strict and self._form_of_word(low)
 
@@ -1566,8 +1586,10 @@ class NameRecognizer(RuleRecognizer):
         # "Contact Zikral (daughter)": leading ordinary words are not part of the name
         while i < j and (lex.is_stop(tokens[i].lower) or (lex.is_common_word(tokens[i].lower) and not lex.is_name(tokens[i].lower))):
             i += 1
-        if tokens[j].line_caps and lex.is_everyday(tokens[j].lower):
-            return None  # "CALLED TWICE OVERNIGHT, SON ...": in capitals, an everyday word before a relation is no name
+        if tokens[j].caseless and (lex.is_everyday(tokens[j].lower) and tokens[j].line_caps or tokens[j].lower in _PUBLIC_ROLES):
+            # "CALLED TWICE OVERNIGHT, SON ...": in capitals, an everyday word before a relation is no name, and where
+            # case says nothing a role is none ("A RETIRED DEACON, WIFE AT BEDSIDE")
+            return None
         if j - i > 3:
             return None
         run = tokens[i : j + 1]

@@ -157,6 +157,18 @@ _PHONE_RULES = _PHONE_RULES + (
         score=0.6,
         group="v",
     ),
+    # "CALL TRANSFER CTR X4417", "paged ortho x 5521": an extension a few words after a calling word
+    PatternRule(
+        "extension_called",
+        Category.PHONE,
+        re.compile(
+            r"\b(?:call|calls|called|calling|page|paged|paging|reach|reached|text|texted)\b[^.\n;]{0,25}?(?<!ext)[ \t](?P<v>x[ \t]?\d{4,5})\b"
+            r"(?![ \t]*(?:mg|mcg|ml|units?|cells|times|/))",
+            _I,
+        ),
+        score=0.6,
+        group="v",
+    ),
     # An unlabelled ten-digit number shaped like a US phone number is more often a phone than an ID.
     PatternRule(
         "bare_nanp",

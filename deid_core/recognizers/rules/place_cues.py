@@ -103,9 +103,13 @@ _RELATIVE_IN_REACH = 24
 #: of two words or more, a state, a word and a place word after it, a town and its state, or a town with a post
 #: office whose name is no word)
 _PLACE_AFTER_BARE_CASELESS = re.compile(
-    r"(?<![\w-])(?:from(?:[ \t]+(?:out|over|down|up)[ \t]+(?:in|at|by|near))?|near|around|out[ \t]+of|(?:[nsew]|north|south|east|west)[ \t]+of"
+    r"(?<![\w-])(?:from(?:[ \t]+(?:out|over|down|up)[ \t]+(?:in|at|by|near))?|near|nr|around|out[ \t]+of|(?:[nsew]|north|south|east|west)[ \t]+of"
     r"|(?P<outside>outside(?:[ \t]+of)?)(?=[ \t]+[a-z'’-]{4}))[ \t]+(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{1,})?)(?P<state>,[ \t]*[a-z]{2}\b)?", re.I
 )
+
+#: "hand crushed at the paper mill in rumford", "FLOWN OFF MONHEGAN", "TRANSFERRED TO PEABODY": after the commonest
+#: prepositions only a town with a post office whose name English almost never writes (never "to walker", "on holiday")
+_PLACE_AFTER_COMMON_PREPOSITION = re.compile(r"(?<![\w-])(?:in|on|off|at|to)[ \t]+(?P<place>[a-z][a-z'’-]{2,})(?:[ \t]+(?P<after>[a-z'’-]+))?", re.I)
 
 
 #: "a retired teacher from Wapakoneta", "died in Tuscarora": a town no list holds, after a bare preposition;
@@ -117,9 +121,11 @@ _STATE_NAMES = frozenset(name.lower() for name in STATES)
 #: a post-office town English uses as a word this often or more ("camp", "canoe", "orchard") is no town on the list's
 #: word alone; "orr", "ely", "kiln" are used less
 _POSTAL_TOWN_WORD_FREQ = 2e-6
-#: words of time that end a place written before them: "flew in from vermont tonight"
+#: words of time, and the conjunctions of time, that end a place written before them: "flew in from vermont tonight",
+#: "brought by ems from eutaw after found down"
 _TIME_WORDS = frozenset(
     {"tonight", "today", "yesterday", "tomorrow", "since", "until", "now", "recently", "currently", "soon", "later", "earlier", "last", "next", "this", "overnight"}
+    | {"after", "before", "during", "when", "while", "via"}
 )
 #: the states' short forms that are function words: even after a residence cue they need their comma
 #: ("lives alone in sturbridge ma w/ his cat", but not "lives in boston in a condo")
@@ -235,6 +241,20 @@ class PlaceCueRecognizer(RuleRecognizer):
                 if end and not _FACILITY_WORD_AFTER.match(text, end):  # "from big horn valley hospital" names a facility
                     out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/caseless_bare"))
                     cued.add(m.start("place"))
+        for m in _PLACE_AFTER_COMMON_PREPOSITION.finditer(text):
+            words = [w.lower() for w in m.group("place", "after") if w]
+            if m.start("place") in cued or _FACILITY_WORD_AFTER.match(text, m.end("place")):
+                continue
+            if not case_says_nothing(m.group("place"), m.start("place")):
+                continue
+            if len(words) == 2 and words[1] in PLACE_TAILS and not words[1].endswith("ing") and self._town_word(words[0], rare=True) and self._rare(words[0]):
+                # "WORKS 2 WKS ON/2 OFF AT PRUDHOE BAY": a word that is no word and a place's last word (not one that
+                # reads as a verb: "on snowmachine crossing river")
+                out.append(Span(m.start("place"), m.end("after"), Category.LOCATION, 0.6, "place_cue/rare_town"))
+                cued.add(m.start("place"))
+            elif self._town_word(words[0]) and self._rare_postal_town(words):
+                out.append(Span(m.start("place"), m.end("place"), Category.LOCATION, 0.6, "place_cue/rare_town"))
+                cued.add(m.start("place"))
         for m in _FEATURE_NAME.finditer(text):
             name = m.group("name") or m.group("lake")
             if m.start() in cued or name.lower() in _FEATURE_DESCRIPTIONS or not self._town_word(name.lower(), rare=True):
@@ -318,6 +338,15 @@ class PlaceCueRecognizer(RuleRecognizer):
             return False
         after = words[1] if len(words) > 1 else ""
         return not after or after in FUNCTION_WORDS or after in _TIME_WORDS or past_tense(after) or not lex.is_common_word(after)
+
+    def _rare(self, word: str) -> bool:
+        """A word English writes less than twice in a million words."""
+        return self.resources.lexicon.frequency(word) < _POSTAL_TOWN_WORD_FREQ
+
+    def _rare_postal_town(self, words: list[str]) -> bool:
+        """A post-office town, as :meth:`_postal_town_alone`, that English writes as a word less than twice in a
+        million words even where it is also a city ("rumford", "peabody"; not "walker", "sunrise", "spring")."""
+        return self._rare(words[0]) and self._postal_town_alone(words)
 
     @staticmethod
     def _listed_town(name: str) -> bool:

@@ -1,0 +1,175 @@
+"""Unit ``organization``: congregations by name and employers after a cue of work.
+
+A congregation (``GREATER NEW HOPE MB CHURCH``, ``St. John's Lutheran``,
+``first united methodist``) or an employer (``works for delta planting co``,
+``FOREMAN FROM PINE BELT TIMBER``) narrows a rural patient to a handful of
+people.  Both are typed OTHER: neither a place of care nor a place.  A
+denomination alone (``the Methodist church``, ``PT IS LUTHERAN``) and a
+workplace named by its kind (``works at the paper mill``) name none.
+Lists: ``deid_core/data/rules/organizations/``.  Tests: ``tests/rules/test_organization.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from deid_core.recognizers.base import NoteContext, RuleRecognizer
+from deid_core.recognizers.case import note_is_lower
+from deid_core.recognizers.gazetteer import GazetteerResources, default_resources
+from deid_core.recognizers.lexicon import rule_list
+from deid_core.recognizers.rules.common_words import FACILITY_TAILS, FUNCTION_WORDS
+from deid_core.recognizers.rules.tokens import caps_line_at
+from deid_core.spans import Category, Span
+
+_HEADS = rule_list("organizations", "congregation_heads")
+#: denominations that may end a congregation's name; with the words of a denomination, they may stand inside one
+_DENOMINATIONS = rule_list("organizations", "denominations")
+_DENOMINATION_WORDS = _DENOMINATIONS | rule_list("organizations", "denomination_words")
+_GENERIC = rule_list("organizations", "generic_words")
+_BUSINESS_TAILS = rule_list("organizations", "business_tails")
+#: the words a saint's or a mountain's congregation opens with ("ST. JOHN'S", "MT. ZION")
+_LEADS = frozenset({"st", "st.", "saint", "mt", "mt.", "mount", "greater"})
+_WORD = re.compile(r"[A-Za-z][\w'’&-]*(?:\.[A-Za-z][\w'’&-]*)*\.?|&")
+#: short forms whose full stop is part of the word ("ST.", "CO.", "M.B.")
+_DOTTED = _LEADS | _DENOMINATION_WORDS | _BUSINESS_TAILS
+_CONGREGATION_END = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in sorted(_HEADS | _DENOMINATIONS, key=len, reverse=True)) + r")\b", re.I)
+_FACILITY_WORD_AFTER = re.compile(r"[ \t]+(?:" + "|".join(re.escape(w) for w in sorted(FACILITY_TAILS, key=len, reverse=True)) + r")\b", re.I)
+_CONGREGATION_GOES_ON = re.compile(r"[ \t]+" + _CONGREGATION_END.pattern, re.I)
+#: what a person does for a living, then where: "works nights at", "employed by", "retired from", "FOREMAN FROM",
+#: "works as a cook at"
+_WORK_CUE = re.compile(
+    r"\b(?:(?:works?|working|worked)(?:[ \t]+(?:nights|days|evenings|weekends|overnights|part[ \t-]time|full[ \t-]time|there))?"
+    r"(?:[ \t]+as[ \t]+an?[ \t]+[a-z]+(?:[ \t]+[a-z]+)?)?[ \t]+(?:at|for)|employed[ \t]+(?:at|by)|employee[ \t]+of|employer[ \t]*(?:is|:)"
+    r"|retired[ \t]+from|laid[ \t]+off[ \t]+from|(?:boss|foreman|supervisor|co-?worker|hr|owner)[ \t]+(?:from|at|of))[ \t]+",
+    re.I,
+)
+_STOP_PUNCTUATION = re.compile(r"[,;:()\n\"]|\.(?:[ \t]|$)")
+
+
+@dataclass(frozen=True, slots=True)
+class _Word:
+    """A word of a name, its full stop kept only where the word is a short form ("MT.", "M.B.", "co.")."""
+
+    start: int
+    end: int
+    text: str
+
+
+def _words(text: str, start: int, end: int) -> list[_Word]:
+    out = []
+    for m in _WORD.finditer(text, start, end):
+        word = m.group(0)
+        if word.endswith(".") and word.lower() not in _DOTTED and "." not in word[:-1]:
+            word = word[:-1]  # "RANCH.": the sentence's full stop
+        out.append(_Word(m.start(), m.start() + len(word), word))
+    return out
+
+
+class OrganizationRecognizer(RuleRecognizer):
+    """Congregations by their name's shape, and employers after a cue of work."""
+
+    name = "organization"
+    version = "1"
+    categories = frozenset({Category.OTHER})
+
+    def __init__(self, resources: GazetteerResources | None = None) -> None:
+        self.resources = resources or default_resources()
+
+    def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
+        lower = note_is_lower(text)
+        out = [Span(s, e, Category.OTHER, 0.7, "organization/congregation") for s, e in self._congregations(text, lower)]
+        out += [Span(s, e, Category.OTHER, 0.65, "organization/employer") for s, e in self._employers(text, lower)]
+        return out
+
+    @staticmethod
+    def _caseless(text: str, at: int, word: str, lower_note: bool) -> bool:
+        return (word.islower() and lower_note) or (word.isupper() and caps_line_at(text, at))
+
+    def _proper(self, text: str, w: _Word, lower_note: bool) -> bool:
+        """A word that may be part of a name: no function, clinical or generic word, capitalised unless case says nothing."""
+        word = w.text
+        low = word.lower()
+        if low in FUNCTION_WORDS or low in _GENERIC or self.resources.lexicon.is_clinical(low.rstrip(".")):
+            return False
+        return word[:1].isupper() or self._caseless(text, w.start, word, lower_note)
+
+    def _name_word(self, low: str) -> bool:
+        """Where case says nothing, a congregation's own word is a name or no everyday word ("zion", "bethel",
+        "hope", "st. john's"; not "visit after church")."""
+        lex = self.resources.lexicon
+        bare = low.rstrip(".").removesuffix("'s").removesuffix("’s")
+        return lex.is_name(bare) or not lex.is_common_word(bare)
+
+    def _everyday_compound(self, low: str) -> bool:
+        """Two everyday words written as one name a kind of workplace, not which one ("feedyard", "sawmill")."""
+        lex = self.resources.lexicon
+        return any(lex.is_everyday(low[:i]) and lex.is_everyday(low[i:]) for i in range(3, len(low) - 2))
+
+    def _congregations(self, text: str, lower_note: bool) -> list[tuple[int, int]]:
+        out = []
+        facilities: list[tuple[int, int]] | None = None
+        for end_m in _CONGREGATION_END.finditer(text):
+            last = end_m.group(0).lower()
+            if last in _DENOMINATIONS and _CONGREGATION_GOES_ON.match(text, end_m.end()):
+                continue  # "first baptist church": the name goes on to its head
+            if last in _DENOMINATIONS and _FACILITY_WORD_AFTER.match(text, end_m.end()):
+                continue  # "HOUSTON METHODIST HOSPITAL", "baptist health": a hospital that bears a denomination
+            line_start = max(text.rfind("\n", 0, end_m.start()) + 1, end_m.start() - 60)
+            start, named = None, False
+            for w in reversed(_words(text, line_start, end_m.start())):
+                if _STOP_PUNCTUATION.search(text, w.end, (start if start is not None else end_m.start())):
+                    break
+                low = w.text.lower()
+                if low in _DENOMINATION_WORDS or low in _LEADS:
+                    start = w.start
+                elif self._proper(text, w, lower_note) and (w.text[:1].isupper() and not w.text.isupper() or self._name_word(low)):
+                    start, named = w.start, True
+                elif named and low in _GENERIC and low not in FUNCTION_WORDS:
+                    start = w.start  # "GREATER NEW HOPE", "little zion": a kind's word inside the name
+                else:
+                    break
+            if named and start is not None:
+                if facilities is None:
+                    facilities = [(h.start, h.end) for h in self.resources.scan(text) if "hospital" in h.kinds]
+                if any(s < end_m.start() and start < e for s, e in facilities):
+                    continue  # "UPMC PRESBYTERIAN": a listed facility's branch, not a congregation
+                out.append((start, end_m.end()))
+        return out
+
+    def _employers(self, text: str, lower_note: bool) -> list[tuple[int, int]]:
+        lex = self.resources.lexicon
+        out = []
+        for cue in _WORK_CUE.finditer(text):
+            words: list[_Word] = []
+            for w in _words(text, cue.end(), min(len(text), cue.end() + 60)):
+                if _STOP_PUNCTUATION.search(text, (words[-1].end if words else cue.end()), w.start):
+                    break
+                low = w.text.lower()
+                if low != "&" and (low in FUNCTION_WORDS or lex.is_clinical(low) or len(words) == 5):
+                    break
+                words.append(w)
+            tails = [i for i, w in enumerate(words) if w.text.lower() in _BUSINESS_TAILS]
+            if tails:
+                words = words[: tails[-1] + 1]
+            if words and words[-1].text != "&" and self._employer_shape(text, words, bool(tails), lower_note):
+                out.append((words[0].start, words[-1].end))
+        return out
+
+    def _employer_shape(self, text: str, words: list[_Word], tail: bool, lower_note: bool) -> bool:
+        """Capitalised words where case is told; where it is not, some word of a name and a business's shape: its
+        last word (``tail``), an ampersand, a possessive, or a first word that is no everyday word (alone, a name:
+        "works at tyson", not "works at cannery")."""
+        lex = self.resources.lexicon
+        first = words[0].text
+        if not self._caseless(text, words[0].start, first, lower_note):
+            return all(w.text[:1].isupper() or w.text == "&" for w in words) and first.lower() not in _GENERIC
+        if not any(w.text.lower() not in _BUSINESS_TAILS and self._proper(text, w, lower_note) for w in words):
+            return False
+        return (
+            tail
+            or any(w.text == "&" for w in words)
+            or first.endswith(("'s", "’s"))
+            or (len(words) > 1 or lex.is_name(first.lower())) and not (lex.is_common_word(first.lower()) or self._everyday_compound(first.lower()))
+        )

@@ -1,0 +1,63 @@
+"""Unit ``organization``."""
+
+import pytest
+
+from deid_core.spans import Category
+from tests.rules import LOWER_TAIL
+
+O = Category.OTHER
+
+
+@pytest.mark.parametrize(
+    "note, name",
+    [
+        ("PASTOR FROM MT. ZION M.B. CHURCH VISITED.", "MT. ZION M.B. CHURCH"),
+        ("VAN FROM GREATER NEW HOPE MB CHURCH MAY HELP.", "GREATER NEW HOPE MB CHURCH"),
+        ("pt wants to get home before revival at little zion baptist church" + LOWER_TAIL, "little zion baptist church"),
+        ("WIFE SAYS HE'S A DEACON AT ST. JOHN'S LUTHERAN, CHURCH LADIES DROPPING OFF FOOD", "ST. JOHN'S LUTHERAN"),
+        ("Her pastor, Rev. Okwuosa of Grace Lutheran Church, called.", "Grace Lutheran Church"),
+    ],
+)
+def test_a_congregation_by_its_name_is_an_organisation_in_any_case(unit_finds, note, name):
+    assert unit_finds("organization", note) == {name: O}
+
+
+def test_a_denomination_or_a_kind_of_church_names_no_congregation(unit_finds):
+    assert unit_finds("organization", "PASTOR FROM HIS CHURCH VISITED. FAMILY PLANS TO VISIT AFTER CHURCH. BAPTIST CHURCH VAN.") == {}
+    assert unit_finds("organization", "Pt is Lutheran; directions: past the Methodist church, a small country church.") == {}
+    assert unit_finds("organization", "FOUND BY NEIGHBOR WILL CAMP. KJV BIBLE AT BEDSIDE. FREE WILL BAPTIST CHURCH.") == {}
+    assert unit_finds("organization", "family brought gospel radio, he says the lord will decide" + LOWER_TAIL) == {}
+
+
+@pytest.mark.parametrize(
+    "note, name",
+    [
+        ("works for delta planting co outside leland" + LOWER_TAIL, "delta planting co"),
+        ("foreman from pine belt timber came by" + LOWER_TAIL, "pine belt timber"),
+        ("pt works as a cook at ma's catfish cabin" + LOWER_TAIL, "ma's catfish cabin"),
+        ("works at westbelt steel in vance" + LOWER_TAIL, "westbelt steel"),
+        ("WORKS AT LONE CEDAR RANCH. WIFE ON WAY.", "LONE CEDAR RANCH"),
+        ("BOSS FROM CROSSROADS HAY & FEED CALLED.", "CROSSROADS HAY & FEED"),
+        ("She works nights at Foster Farms.", "Foster Farms"),
+    ],
+)
+def test_an_employer_after_a_cue_of_work_is_an_organisation(unit_finds, note, name):
+    assert unit_finds("organization", note) == {name: O}
+
+
+def test_a_workplace_named_by_its_kind_is_no_employer(unit_finds):
+    note = "works at the paper mill, works for the county road crew, works at a chicken plant, works from home," + LOWER_TAIL
+    assert unit_finds("organization", note) == {}
+    assert unit_finds("organization", "EMPLOYED BY STATE OF MS. WORKS AT HOME DEPOT. M WORKS AT SAWMILL IN DEMOPOLIS.") == {}
+    assert unit_finds("organization", "SOCIAL: WORKS NIGHTS AT FEEDYARD, 3 KIDS.") == {}
+
+
+def test_switched_off_organisations_are_not_detected(detect):
+    note = "PASTOR FROM MT. ZION M.B. CHURCH VISITED."
+    assert detect(note)["MT. ZION M.B. CHURCH"] is O
+    assert "MT. ZION M.B. CHURCH" not in detect(note, without="organization")
+
+
+def test_one_rare_word_after_a_cue_of_work_is_an_employer_only_when_it_is_a_name(unit_finds):
+    assert unit_finds("organization", "worked at tyson for 20 yrs" + LOWER_TAIL) == {"tyson": O}
+    assert unit_finds("organization", "works at cannery in king cove" + LOWER_TAIL) == {}
