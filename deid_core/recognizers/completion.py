@@ -69,7 +69,7 @@ def _grown(span: Span, text: str, lexicon: Lexicon, taken: Sequence[tuple[int, i
     def free(start: int, end: int) -> bool:
         return not any(s < end and start < e for s, e in taken)
 
-    for _ in range(2):  # "BUFFALO CREEK" + "HOLLOW"; a name grows by two words at most on each side
+    for _ in range(2):  # "BUFFALO CREEK" + "HOLLOW"; a name takes in two words after it at most, and one before
         m = _WORD_AFTER.match(text, span.end)
         if not m or not free(m.start(1), m.end(1)):
             break
