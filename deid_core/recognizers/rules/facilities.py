@@ -222,9 +222,9 @@ _OWNERS = frozenset({"his", "her", "their", "our", "your", "my", "its"})
 _GENERIC_FACILITY_WORDS = rule_list("facilities", "generic_words")
 
 
-#: "GH", "SMH": a two-letter short form counts only with a hospital's last letter
 #: how often English may write a short form of no hospital's shape as a word ("upmc", "hrmc" never; "cotton" often)
 _ACRONYM_WORD_FREQ = 5e-6
+#: "GH", "SMH": a two-letter short form counts only with a hospital's last letter
 _ACRONYM = re.compile(r"(?<![\w&-])(?P<acr>[A-Z][A-Z&]{1,6}[A-Z]|[A-Z]H)(?![\w&-])")
 #: typed in lower case, only a hospital's or medical centre's shape: "from smh", "transferred from gh"
 _LOWER_ACRONYM = re.compile(r"(?<![\w&-])(?P<acr>[a-z]{1,4}(?:h|mc))(?![\w&-])")

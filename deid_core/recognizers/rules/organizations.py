@@ -16,11 +16,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
-from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.gazetteer import GazetteerResources, default_resources
-from deid_core.recognizers.lexicon import rule_list
+from deid_core.recognizers.lexicon import alternation, rule_list
 from deid_core.recognizers.rules.common_words import FACILITY_TAILS, FUNCTION_WORDS
-from deid_core.recognizers.rules.tokens import caps_line_at
+from deid_core.recognizers.rules.tokens import CaseBlind
 from deid_core.spans import Category, Span
 
 _HEADS = rule_list("organizations", "congregation_heads")
@@ -34,8 +33,8 @@ _LEADS = frozenset({"st", "st.", "saint", "mt", "mt.", "mount", "greater"})
 _WORD = re.compile(r"[A-Za-z][\w'’&-]*(?:\.[A-Za-z][\w'’&-]*)*\.?|&")
 #: short forms whose full stop is part of the word ("ST.", "CO.", "M.B.")
 _DOTTED = _LEADS | _DENOMINATION_WORDS | _BUSINESS_TAILS
-_CONGREGATION_END = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in sorted(_HEADS | _DENOMINATIONS, key=len, reverse=True)) + r")\b", re.I)
-_FACILITY_WORD_AFTER = re.compile(r"[ \t]+(?:" + "|".join(re.escape(w) for w in sorted(FACILITY_TAILS, key=len, reverse=True)) + r")\b", re.I)
+_CONGREGATION_END = re.compile(r"\b(?:" + alternation(_HEADS | _DENOMINATIONS) + r")\b", re.I)
+_FACILITY_WORD_AFTER = re.compile(r"[ \t]+(?:" + alternation(FACILITY_TAILS) + r")\b", re.I)
 _CONGREGATION_GOES_ON = re.compile(r"[ \t]+" + _CONGREGATION_END.pattern, re.I)
 #: what a person does for a living, then where: "works nights at", "employed by", "retired from", "FOREMAN FROM",
 #: "works as a cook at"
@@ -78,22 +77,18 @@ class OrganizationRecognizer(RuleRecognizer):
         self.resources = resources or default_resources()
 
     def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
-        lower = note_is_lower(text)
-        out = [Span(s, e, Category.OTHER, 0.7, "organization/congregation") for s, e in self._congregations(text, lower)]
-        out += [Span(s, e, Category.OTHER, 0.65, "organization/employer") for s, e in self._employers(text, lower)]
+        caseless = CaseBlind(text)
+        out = [Span(s, e, Category.OTHER, 0.7, "organization/congregation") for s, e in self._congregations(text, caseless)]
+        out += [Span(s, e, Category.OTHER, 0.65, "organization/employer") for s, e in self._employers(text, caseless)]
         return out
 
-    @staticmethod
-    def _caseless(text: str, at: int, word: str, lower_note: bool) -> bool:
-        return (word.islower() and lower_note) or (word.isupper() and caps_line_at(text, at))
-
-    def _proper(self, text: str, w: _Word, lower_note: bool) -> bool:
+    def _proper(self, w: _Word, caseless: CaseBlind) -> bool:
         """A word that may be part of a name: no function, clinical or generic word, capitalised unless case says nothing."""
         word = w.text
         low = word.lower()
         if low in FUNCTION_WORDS or low in _GENERIC or self.resources.lexicon.is_clinical(low.rstrip(".")):
             return False
-        return word[:1].isupper() or self._caseless(text, w.start, word, lower_note)
+        return word[:1].isupper() or caseless.at(word, w.start)
 
     def _name_word(self, low: str) -> bool:
         """Where case says nothing, a congregation's own word is a name or no everyday word ("zion", "bethel",
@@ -107,7 +102,7 @@ class OrganizationRecognizer(RuleRecognizer):
         lex = self.resources.lexicon
         return any(lex.is_everyday(low[:i]) and lex.is_everyday(low[i:]) for i in range(3, len(low) - 2))
 
-    def _congregations(self, text: str, lower_note: bool) -> list[tuple[int, int]]:
+    def _congregations(self, text: str, caseless: CaseBlind) -> list[tuple[int, int]]:
         out = []
         facilities: list[tuple[int, int]] | None = None
         for end_m in _CONGREGATION_END.finditer(text):
@@ -124,7 +119,7 @@ class OrganizationRecognizer(RuleRecognizer):
                 low = w.text.lower()
                 if low in _DENOMINATION_WORDS or low in _LEADS:
                     start = w.start
-                elif self._proper(text, w, lower_note) and (w.text[:1].isupper() and not w.text.isupper() or self._name_word(low)):
+                elif self._proper(w, caseless) and (w.text[:1].isupper() and not w.text.isupper() or self._name_word(low)):
                     start, named = w.start, True
                 elif named and low in _GENERIC and low not in FUNCTION_WORDS:
                     start = w.start  # "GREATER NEW HOPE", "little zion": a kind's word inside the name
@@ -138,7 +133,7 @@ class OrganizationRecognizer(RuleRecognizer):
                 out.append((start, end_m.end()))
         return out
 
-    def _employers(self, text: str, lower_note: bool) -> list[tuple[int, int]]:
+    def _employers(self, text: str, caseless: CaseBlind) -> list[tuple[int, int]]:
         lex = self.resources.lexicon
         out = []
         for cue in _WORK_CUE.finditer(text):
@@ -153,19 +148,19 @@ class OrganizationRecognizer(RuleRecognizer):
             tails = [i for i, w in enumerate(words) if w.text.lower() in _BUSINESS_TAILS]
             if tails:
                 words = words[: tails[-1] + 1]
-            if words and words[-1].text != "&" and self._employer_shape(text, words, bool(tails), lower_note):
+            if words and words[-1].text != "&" and self._employer_shape(words, bool(tails), caseless):
                 out.append((words[0].start, words[-1].end))
         return out
 
-    def _employer_shape(self, text: str, words: list[_Word], tail: bool, lower_note: bool) -> bool:
+    def _employer_shape(self, words: list[_Word], tail: bool, caseless: CaseBlind) -> bool:
         """Capitalised words where case is told; where it is not, some word of a name and a business's shape: its
         last word (``tail``), an ampersand, a possessive, or a first word that is no everyday word (alone, a name:
         "works at tyson", not "works at cannery")."""
         lex = self.resources.lexicon
         first = words[0].text
-        if not self._caseless(text, words[0].start, first, lower_note):
+        if not caseless.at(first, words[0].start):
             return all(w.text[:1].isupper() or w.text == "&" for w in words) and first.lower() not in _GENERIC
-        if not any(w.text.lower() not in _BUSINESS_TAILS and self._proper(text, w, lower_note) for w in words):
+        if not any(w.text.lower() not in _BUSINESS_TAILS and self._proper(w, caseless) for w in words):
             return False
         return (
             tail

@@ -14,10 +14,9 @@ from collections.abc import Iterable
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.gazetteer import GazetteerResources, default_resources, state_after, word_after
-from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.lexicon import AMBIGUOUS_STATE_ABBRS, RELATIONS, STATE_ABBRS, STATES, alternation, countries, rule_list, us_cities, us_postal_towns
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, PLACE_TAILS, TITLE_BEFORE_NAME, past_tense
-from deid_core.recognizers.rules.tokens import caps_lines, line_is_caps
+from deid_core.recognizers.rules.tokens import CaseBlind
 from deid_core.spans import Category, Span
 
 
@@ -190,21 +189,7 @@ class PlaceCueRecognizer(RuleRecognizer):
 
     def _caseless(self, text: str) -> list[Span]:
         """Cued towns where capitals carry no evidence: the word itself must be no ordinary or clinical word."""
-        lower_note: bool | None = None
-        lines: list[tuple[int, int, bool]] | None = None
-
-        def case_says_nothing(place: str, at: int) -> bool:
-            nonlocal lower_note, lines
-            if place.islower():
-                if lower_note is None:
-                    lower_note = note_is_lower(text)  # read only where a cue stands, not for every note
-                return lower_note
-            if place.isupper():
-                if lines is None:
-                    lines = caps_lines(text)
-                return line_is_caps(lines, at)
-            return False
-
+        case_says_nothing = CaseBlind(text).at  # reads the note's case only where a cue stands, not for every note
         out: list[Span] = []
         cued: set[int] = set()
         for m in _PLACE_AFTER_CUE_CASELESS.finditer(text):

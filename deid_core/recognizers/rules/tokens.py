@@ -2,7 +2,9 @@
 
 The names unit reads the note as word tokens; it and the facility unit (and
 name propagation) need to know when a capital is no evidence: on a line
-typed in capitals, or in a note typed all in lower case.
+typed in capitals, or in a note typed all in lower case. ``CaseBlind`` asks
+the same of one word where a unit reads words, not tokens (place_cue,
+organization).
 """
 
 from __future__ import annotations
@@ -103,3 +105,24 @@ def line_is_caps(lines: list[tuple[int, int, bool]], pos: int) -> bool:
             return caps
     return False
 
+
+class CaseBlind:
+    """Where letter case says nothing in one note: a word in lower case in a note typed so, or a word in capitals on a
+    line typed so. The note's capitals and its lines are read once, and only when first asked."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._lower_note: bool | None = None
+        self._lines: list[tuple[int, int, bool]] | None = None
+
+    def at(self, word: str, pos: int) -> bool:
+        """Does the case of ``word``, written at ``pos``, say nothing of what it is?"""
+        if word.islower():
+            if self._lower_note is None:
+                self._lower_note = note_is_lower(self.text)
+            return self._lower_note
+        if word.isupper():
+            if self._lines is None:
+                self._lines = caps_lines(self.text)
+            return line_is_caps(self._lines, pos)
+        return False
