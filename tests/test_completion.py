@@ -33,6 +33,7 @@ def test_a_place_takes_in_the_words_that_begin_and_end_a_places_name():
     assert _complete("FOUND IN SAN JOAQUIN RIVER BOTTOMS", "JOAQUIN RIVER", L) == [("SAN JOAQUIN RIVER", L)]
     assert _complete("pt from dodge city, 30 wk pregnant", "dodge", L) == [("dodge city", L)]
     assert _complete("THEY LIVE UP BUFFALO CREEK HOLLOW, 40 MIN", "BUFFALO CREEK", L) == [("BUFFALO CREEK HOLLOW", L)]
+    assert _complete("avalanche burial in big cottonwood canyon ~15 min", "cottonwood canyon", L) == [("big cottonwood canyon", L)]
 
 
 def test_a_facility_word_that_heads_a_clinical_phrase_or_changes_case_joins_nothing():

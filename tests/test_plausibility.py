@@ -313,3 +313,18 @@ def test_a_model_date_that_is_a_fraction_of_a_rate_or_a_dose_is_rejected(check):
     assert not check.plausible_at(text, _sure(text, "1/2", Category.DATE))
     later = text.rindex("3/4")
     assert check.plausible_at(text, Span(later, later + 3, Category.DATE, 0.995, "encoder", Evidence.MODEL))
+
+
+@pytest.mark.parametrize(
+    "text, value, category, plausible",
+    [
+        ("SEPTIC SHOCK 2/2 PNA. LEVO 14.", "2/2", Category.DATE, False),  # "secondary to"
+        ("pt seen in clinic on 2/2. no events since.", "2/2", Category.DATE, True),
+        ("MOTHER FOUND HIM IN THE DEER CAMP TRAILER WITH EMPTY BOTTLES. NO EVENTS OVERNIGHT.", "DEER CAMP", Category.HOSPITAL, False),
+        ("family not reachable, no signal at fish camp. ct back, small bleed, neuros stable overnight", "fish camp", Category.HOSPITAL, False),
+        ("TRANSFERRED FROM SUN VALLEY MEDICAL FOR HIGHER LEVEL OF CARE.", "SUN VALLEY MEDICAL", Category.HOSPITAL, True),
+        ("WIFE HERE FROM HOME, STAYING AT HOPE LODGE. SBP 130S.", "HOPE LODGE", Category.HOSPITAL, True),
+    ],
+)
+def test_a_model_two_over_two_before_a_word_or_a_facility_of_everyday_words_where_case_says_nothing_is_rejected(check, text, value, category, plausible):
+    assert check.plausible_at(text, _sure(text, value, category)) is plausible

@@ -48,6 +48,7 @@ from deid_core.recognizers.lexicon import (
     read_list,
     us_cities,
     us_counties,
+    us_postal_towns,
 )
 from deid_core.spans import Category, Evidence, Span, UnknownCategoryError
 
@@ -66,6 +67,10 @@ _BRANCH_CITY = re.compile(r"[ \t]+([A-Z][a-z]+)(?:[ \t]+([A-Z][a-z]+))?\b")
 _BRANCH_CITY_CAPS = re.compile(r"[ \t]+([A-Z]{3,})(?:[ \t]+([A-Z]{3,}))?\b")
 
 
+#: a post-office town English writes less often than this is no word ("blackfoot", "rumford")
+RARE_TOWN_WORD_FREQ = 2e-6
+
+
 def branch_city_end(text: str, end: int, lexicon: Lexicon, *, caps: bool = False) -> int:
     """Where a known city written right after a facility ends ("Kindred Hospital San Antonio"; with ``caps``, a
     facility in capitals: "FRESENIUS STEUBENVILLE"), else ``end``. A city that is an ordinary word or a name is none."""
@@ -77,6 +82,8 @@ def branch_city_end(text: str, end: int, lexicon: Lexicon, *, caps: bool = False
     word = m.group(1).lower()
     if word in us_cities() and not lexicon.is_common_word(word, strict=True) and not lexicon.is_name(word):
         return m.end(1)
+    if word in us_postal_towns() and lexicon.frequency(word) < RARE_TOWN_WORD_FREQ and not lexicon.is_name(word):
+        return m.end(1)  # "HERITAGE PHARMACY BLACKFOOT": a post-office town English never writes
     return end
 
 

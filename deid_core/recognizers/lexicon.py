@@ -132,10 +132,12 @@ RELATIONS: tuple[str, ...] = (
     "mother", "father", "mom", "mum", "dad", "sister", "brother", "spouse", "partner", "fiance",
     "fiancee", "fiancé", "fiancée", "girlfriend", "boyfriend", "aunt", "uncle", "niece", "nephew",
     "cousin", "guardian", "caregiver", "friend", "neighbor", "neighbour", "roommate", "twin",
+    "auntie", "aunty", "granny", "nana", "stepsister", "stepbrother", "half-sister", "half-brother", "godson", "goddaughter",
     "sibling", "child", "baby", "infant", "widow", "widower", "ex-wife", "ex-husband", "godmother",
     "godfather", "parent", "companion", "proxy", "POA", "HCP", "NOK",
     # plural and household forms a note names several people after ("parents ivy and rob", "SIBS LOVELY AND WOODLEY")
     "parents", "grandparents", "grandparent", "sibs", "siblings", "sons", "daughters", "kids", "grandkids", "grandchildren", "brothers", "sisters",
+    "cousins", "nieces", "nephews", "aunts", "uncles",
     "coworker", "co-worker", "colleague", "boss", "landlord", "housemate", "pastor",
     "great-grandson", "great-granddaughter", "great-grandmother", "great-grandfather", "great-grandchildren",
     # the short forms nursing notes write them in

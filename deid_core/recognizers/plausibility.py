@@ -44,6 +44,7 @@ from deid_core.recognizers.pipeline import DetectConfig
 from deid_core.recognizers.rules.common_words import LANGUAGE_BEFORE
 from deid_core.recognizers.rules.dates import in_score_or_count
 from deid_core.recognizers.rules.nearby import CLOCK_TIME
+from deid_core.recognizers.rules.tokens import CaseBlind
 from deid_core.spans import Category, Evidence, Span
 
 _WEAK_NAME_CUE = re.compile(r"\b(?:pt|patient)[ \t]*$", re.I)
@@ -162,14 +163,24 @@ class PlausibilityCheck:
             _CODE_CUE.search(line_before + core) or all(_CODE_SHAPE.match(p.strip()) for p in core.split(","))
         ):
             return False
-        if span.category is Category.PHONE and re.fullmatch(CLOCK_TIME, core):
-            return False  # "VISIT 1500-1700": two clock times
+        if span.category in (Category.PHONE, Category.DATE) and re.fullmatch(CLOCK_TIME, core):
+            return False  # "VISIT 1500-1700", "transfused 1830-2030": clock times
         if span.category is Category.HOSPITAL:
             words = {w.lower() for w in _TOKEN.findall(core)}
             if words & _NOT_CARE and not words & _CARE:
                 return False
             if all(w in _GENERIC_FACILITY_WORDS or self.lexicon.is_stop(w) or self.lexicon.is_clinical(w) for w in words):
                 return False  # "liver clinic", "PULM REHAB": a service, not a named place
+            if (
+                len(words) > 1
+                and not words & _CARE
+                and self._describes(core)
+                and not any(self.lexicon.is_first(w) for w in words)
+                and CaseBlind(text).at(core, span.start)
+            ):
+                # "IN THE DEER CAMP TRAILER", "no signal at fish camp": where case says nothing, everyday words, none a
+                # given name ("HOPE LODGE", "WEST ALABAMA TIMBER") and no word of care
+                return False
         if span.category is Category.AGE:
             if _DURATION_BEFORE.search(line_before) or _DURATION_AFTER.match(text[span.end : span.end + 30]):
                 return False
@@ -185,6 +196,8 @@ class PlausibilityCheck:
             return False  # "PREFERS KRIOLU": one word after "prefers" or "speaks" is a language
         if span.category in _NAMES and _WEAK_NAME_CUE.search(line_before) and self._describes(core):
             return False  # "Pt pleasant, HOH": after "pt", everyday and clinical words describe the patient; "Pt Hope Okonkwo" is named
+        if span.category is Category.DATE and core == "2/2" and _WORD_AFTER.match(text, span.end):
+            return False  # "SEPTIC SHOCK 2/2 PNA": "2/2" before a word is "secondary to"
         if span.category is Category.DATE and re.search(r"\d[.,]?$", text[max(0, span.start - 2) : span.start]):
             return False  # "H/H 6.9/21": the model's date starts inside a number
         if span.category is Category.DATE and _MONTH_DAY.match(core) and in_score_or_count(text, span.start, span.end):
@@ -257,6 +270,7 @@ class PlausibilityCheck:
         return True
 
 
+_WORD_AFTER = re.compile(r"[ \t]+[^\W\d_]{2,}")
 #: what a fraction is a fraction of: "3/4 maint", "1/2 NS", "1/2 tab", "2/3 of feeds"
 _FRACTION_AFTER = re.compile(r"[ \t]*(?:maint\w*|mivf|strength|ns|nss|tabs?|tsp|cups?|of|full|volume|rate|feeds?)\b", re.I)
 

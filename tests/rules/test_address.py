@@ -220,3 +220,16 @@ def test_a_rural_routes_box_is_an_address_in_any_case(unit_finds):
 def test_a_us_highway_by_its_number_after_a_preposition_of_place_is_a_place_but_a_frequency_is_not(unit_finds):
     assert unit_finds("address", "motorcycle vs deer on us 80 at dusk") == {"us 80": Category.LOCATION}
     assert unit_finds("address", "PT ON US 2X DAILY") == {}
+
+
+def test_a_street_after_address_or_address_on_file_is_an_address_in_any_case(unit_finds):
+    note = "txf overnight w sepsis, home address on file 94-1120 lumiauau st, levo 0.08" + LOWER_TAIL
+    assert unit_finds("address", note) == {"94-1120 lumiauau st": Category.LOCATION}
+    note = "checked address 3 times on the armband, ambulated 20 ft to the chair" + LOWER_TAIL
+    assert unit_finds("address", note) == {}
+
+
+def test_a_street_grid_address_is_an_address_and_two_readings_with_compass_letters_are_none(unit_finds):
+    note = "HOME ADDRESS CORRECTED TO 1187 W 400 S, VERNAL UT, HOME PH ON FILE."
+    assert unit_finds("address", note) == {"1187 W 400 S, VERNAL UT": Category.LOCATION}
+    assert unit_finds("address", "bp 120 s 80 e, then 95 w 60 n" + LOWER_TAIL) == {}

@@ -206,3 +206,8 @@ def test_a_month_day_after_an_irregular_past_or_an_imaged_body_part_is_a_date(un
 
 def test_a_fraction_after_given_or_sent_with_its_count_stays_a_fraction(unit_finds):
     assert unit_finds("date", "DIET GIVEN 1/2 EATEN. BCX SENT 2/2 SETS. SENT 2/2 BCX.") == {}
+
+
+def test_a_day_of_the_month_after_since_around_or_about_is_a_date(unit_finds):
+    assert unit_finds("date", "per wife pt had been dizzy since around the 14th, syncopized today") == {"14th": Category.DATE}
+    assert unit_finds("date", "walked since about the 3rd floor landing") == {}

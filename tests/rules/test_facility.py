@@ -349,3 +349,16 @@ def test_whose_a_thing_is_opens_a_facilitys_name_and_a_kind_of_school_is_none(un
 def test_a_word_english_writes_often_is_no_short_form_of_a_facility(unit_finds):
     assert unit_finds("facility", "PT WORKS AT THE COTTON GIN DURING HARVEST.") == {}
     assert unit_finds("facility", "PRESENTED TO HRMC AFTER FALL.") == {"HRMC": Category.HOSPITAL}
+
+
+def test_a_facility_name_never_runs_back_over_a_sentence_end_or_across_versus(unit_finds):
+    assert unit_finds("facility", "LIMITED TO 2 AT BS, REST IN WAITING RM. PLAN CARDIAC REHAB REFERRAL.") == {}
+    assert unit_finds("facility", "WOUND VAC -125 CONT. AFEBRILE. A&O. SHELTER CASE MGR LEFT VM.") == {}
+    assert unit_finds("facility", "WANTS PT BACK HOME W/ HH VS ACUTE REHAB, SW AWARE.") == {}
+    saints = unit_finds("facility", "TRANSFERRED FROM ST. MARYS HOSPITAL. Seen at Mt. Sinai Hospital.")
+    assert {"ST. MARYS HOSPITAL", "Mt. Sinai Hospital"} <= set(saints)  # "St." and "Mt." end no sentence
+
+
+def test_a_post_office_town_english_never_writes_after_a_facility_in_capitals_is_its_branch(unit_finds):
+    found = unit_finds("facility", "MEDS VERIFIED W/ HERITAGE PHARMACY BLACKFOOT, PT TAKING DOUBLE DOSE. NEURO: A&OX4. GI: BRBPR X1.")
+    assert found == {"HERITAGE PHARMACY BLACKFOOT": Category.HOSPITAL}

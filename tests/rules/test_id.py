@@ -61,3 +61,8 @@ def test_a_case_number_typed_in_lower_case_is_an_identifier_but_a_lab_name_is_no
 
 def test_a_tubes_french_size_is_no_identifier(unit_finds):
     assert unit_finds("id", "STAT CXR R PTX -> CHEST TUBE 28FR R 5TH ICS, 400ML SEROSANG.") == {}
+
+
+def test_a_small_decimal_is_a_reading_even_after_a_strong_label(unit_finds):
+    assert unit_finds("id", "Pupil check with the pupillometer: NPi 4.2 bilaterally.") == {}
+    assert unit_finds("id", "Referring NPI: 1234567893") == {"1234567893": Category.ID}

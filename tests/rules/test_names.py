@@ -870,3 +870,37 @@ def test_a_role_or_an_occupation_after_an_article_is_no_name_where_case_says_not
     assert unit_finds("names", "SPLINTED COUGH WITH PILLOW. PT A LOGGER, SAYS HE IS GOING BACK IN THE WOODS.") == {}
     assert unit_finds("names", "ARREST AT HOME, BYSTANDER CPR BY SON, ROSC AFTER 18 MIN.") == {}
     assert unit_finds("names", "Spoke with Deacon, son, by phone.") == {"Deacon": Category.PATIENT}
+
+
+def test_an_aunty_a_nana_or_a_half_brother_is_a_relation_before_a_name(unit_finds):
+    assert unit_finds("names", "HANAI SON JUSTIN AND AUNTY MALIA AT BS, ASKING RE GOALS.") == {
+        "JUSTIN": Category.PATIENT,
+        "MALIA": Category.PATIENT,
+    }
+    assert unit_finds("names", "auntie pua called, nana at bedside" + LOWER_TAIL) == {"pua": Category.PATIENT}
+
+
+def test_an_unknown_patient_identified_as_a_name_is_named_and_identified_as_a_thing_is_not(unit_finds):
+    assert unit_finds("names", "UNKNOWN M, NEAR-DROWNING. NOW ID'D AS FETU, BROTHER EN ROUTE.") == {"FETU": Category.PATIENT}
+    assert unit_finds("names", "now identified as sione by family" + LOWER_TAIL) == {"sione": Category.PATIENT}
+    things = "PT IDENTIFIED AS HIGH FALL RISK. ORGANISM IDENTIFIED AS MRSA. identified as pseudomonas, identified as the source."
+    assert unit_finds("names", things) == {}
+
+
+def test_a_word_that_is_no_word_signs_a_lower_case_note_with_rt_after_a_dash(unit_finds):
+    assert unit_finds("names", "strong cough, speech eval am" + LOWER_TAIL + "\n-tavita rt") == {"tavita": Category.DOCTOR}
+    assert unit_finds("names", "flushed, site c/d/i" + LOWER_TAIL + "\n-picc rt") == {}
+
+
+def test_lines_drugs_scales_and_organisms_written_like_names_are_no_names(detect):
+    caps = "TEMP HD CATH R FEM PLACED 2030. CRRT VIA R FEM QUINTON. NORTON AND BRADEN BOTH CHARTED. SPUTUM GROWING SERRATIA."
+    assert detect(caps) == {}
+    mixed = "Parkinson's pt, Sinemet given on time. Ramsay Hunt ruled out. Grandchildren sang hymns by phone."
+    assert detect(mixed) == {}
+    assert detect("sitter returned to pool, referred to OPO coordinator" + LOWER_TAIL) == {}
+
+
+def test_a_shift_or_a_service_before_a_credential_is_no_name(unit_finds):
+    text = "Wound Care RN consult placed. Structural Heart NP to see in AM. Hand-off given to Day RN at 0700. Night RN updated."
+    assert unit_finds("names", text) == {}
+    assert unit_finds("names", "Report from Mary Rose RN at 0700.") == {"Mary Rose": Category.DOCTOR}

@@ -114,3 +114,8 @@ def test_an_extension_a_few_words_after_a_calling_word_is_a_phone(unit_finds):
     assert unit_finds("phone", "CALL TRANSFER CTR X4417 WHEN BED ASSIGNED.") == {"X4417": Category.PHONE}
     assert unit_finds("phone", "paged ortho x 5521 re splint")["x 5521"] is Category.PHONE
     assert unit_finds("phone", "CALLED PHARM RE VANC X 1250 MG. CALLED MD RE BOLUS X 1000 ML.") == {}
+
+
+def test_four_digits_after_page_and_a_role_are_a_pager_and_a_clock_time_is_none(unit_finds):
+    assert unit_finds("phone", "rpt abg 1 hr, page rt 5521 w/ questions") == {"5521": Category.PHONE}
+    assert unit_finds("phone", "page md 2300 re bp") == {}

@@ -216,3 +216,23 @@ def test_a_word_that_is_no_word_and_a_places_last_word_after_at_or_in_is_a_place
     assert unit_finds("place_cue", "ANION GAP 14. TRIGGER POINT INJ. AT INSERTION SITE.") == {}
     assert unit_finds("place_cue", "pt fell thru ice on skidoo crossing river, hypothermic" + LOWER_TAIL) == {}
     assert unit_finds("place_cue", "PICC TIP AT CAVOATRIAL JUNCTION ON CXR.") == {}
+
+
+def test_a_word_english_never_writes_right_after_lives_is_where_someone_lives(unit_finds):
+    assert unit_finds("place_cue", "PT LIVES MILILANI, INDEPENDENT AT BASELINE. CHF.") == {"MILILANI": Category.LOCATION}
+    assert unit_finds("place_cue", "family at bs, lives waianae w grandkids" + LOWER_TAIL) == {"waianae": Category.LOCATION}
+    assert unit_finds("place_cue", "PT LIVES INDEPENDENTLY, LIVES ALONE, LIVES LOCALLY, LIVES DOWNSTAIRS. NO EVENTS.") == {}
+    assert unit_finds("place_cue", "lives alone, lives nearby, lives upstairs w son" + LOWER_TAIL) == {}
+
+
+def test_a_park_beach_or_basin_named_by_a_word_that_is_no_word_is_a_place_without_a_preposition(unit_finds):
+    assert unit_finds("place_cue", "found down kapiolani park near the bandstand by police" + LOWER_TAIL) == {"kapiolani park": Category.LOCATION}
+    found = unit_finds("place_cue", "found slumped on deck by harbor master at kewalo basin this am" + LOWER_TAIL)
+    assert found == {"kewalo basin": Category.LOCATION}
+    assert unit_finds("place_cue", "walks in the park, sat at the beach, emesis basin at bedside" + LOWER_TAIL) == {}
+    assert unit_finds("place_cue", "went over the side, aspirated bay water" + LOWER_TAIL) == {}
+
+
+def test_a_town_named_with_city_after_from_is_a_place_and_an_ordinary_city_is_none(unit_finds):
+    assert unit_finds("place_cue", "FROM LANAI CITY, LANDSCAPER AT A RESORT. NO EVENTS OVERNIGHT.") == {"LANAI CITY": Category.LOCATION}
+    assert unit_finds("place_cue", "MOVED FROM INNER CITY, FROM BIG CITY. NO EVENTS OVERNIGHT.") == {}

@@ -8,6 +8,7 @@ Lists: ``deid_core/data/rules/addresses/``.  Tests: ``tests/rules/test_address.p
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 
@@ -63,6 +64,10 @@ _PO_BOX = re.compile(
     r"\b(?:P\.?[ \t]?O\.?[ \t]*Box|Post[ \t]+Office[ \t]+Box"
     r"|(?:R\.?R\.?|Rte?\.?|Route|Rural[ \t]+Route|Star[ \t]+Route|HCR?)[ \t]*#?[ \t]*\d{1,3},?[ \t]+Box)[ \t]+\d{1,6}[A-Z]?\b",
     _I,
+)
+#: a street grid's address, as Utah and Idaho towns number them: "1187 W 400 S", "250 n 1300 e"
+_GRID_STREET = re.compile(
+    r"(?<![\w/.-])\d{2,5}[ \t]+(?:[NSEW]|North|South|East|West)\.?[ \t]+\d{0,3}[05]0[ \t]+(?:[NSEW]|North|South|East|West)\b\.?", _I
 )
 _UNIT = re.compile(
     r"[ \t]*,?[ \t]*(?:(?:Apt|Apartment|Unit|Suite|Ste|Fl|Floor|Rm|Room|Bldg|Building|Lot|Space)\b\.?|#)[ \t]*#?[ \t]*"
@@ -140,7 +145,11 @@ _ORDINAL_STREET = re.compile(
 #: short forms written with a full stop inside a street's name ("Mt. Vernon Rd", "Ft. Hood Blvd")
 _STREET_ABBREVIATIONS = frozenset({"MT", "FT", "ST", "STE", "PT", "N", "S", "E", "W", "NE", "NW", "SE", "SW", "DR", "JR", "MLK"})
 #: where a home's street follows: "lives at", "home on", "address:"
-_HOME_AT_BEFORE = re.compile(r"\b(?:lives|living|live|resides|residing|home|address|moved|staying)\b[^\n.;]{0,16}?(?:\bat|\bon|:|\()[ \t]*$", _I)
+_HOME_AT_BEFORE = re.compile(
+    r"\b(?:(?:lives|living|live|resides|residing|home|address|moved|staying)\b[^\n.;]{0,16}?(?:\bat|\bon|:|\()"
+    r"|address(?:[ \t]+(?:on[ \t]+file|of[ \t]+record|is))?)[ \t]*$",  # "home address on file 94-1120 lumiauau st"
+    _I,
+)
 #: "HEAD OF BED 30": what makes a bed's number its angle
 _HEAD_OF_BED_BEFORE = re.compile(r"head[ \t]+of[ \t]+$", _I)
 #: a town typed in lower or upper case after a street, up to where the clause ends
@@ -333,7 +342,7 @@ class LocationPatternRecognizer(RuleRecognizer):
 
     def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
         out: list[Span] = []
-        for m in list(_STREET.finditer(text)) + list(_PO_BOX.finditer(text)):
+        for m in itertools.chain(_STREET.finditer(text), _PO_BOX.finditer(text), _GRID_STREET.finditer(text)):
             start, end = m.start(), m.end()
             home_typed = m.re is _STREET and self._home_street_caseless(text, m)
             if m.re is _STREET and not (home_typed or self._street_ok(m)):

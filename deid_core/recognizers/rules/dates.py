@@ -218,12 +218,13 @@ _DATE_RULES: tuple[PatternRule, ...] = (
         score=0.6,
         group="v",
     ),
-    # "the sleep study was on the 12th": a day of the month on its own
+    # "the sleep study was on the 12th", "dizzy since around the 14th": a day of the month on its own
     PatternRule(
         "ordinal_day",
         Category.DATE,
         re.compile(
-            r"\b(?:on|since|from|until|by|before|after)[ \t]+the[ \t]+(?P<v>(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th))\b"
+            r"\b(?:on|since|from|until|by|before|after)(?:[ \t]+(?:around|about|approx|approximately|roughly|~))?[ \t]+the[ \t]+"
+            r"(?P<v>(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th))\b"
             r"(?![ \t]*(?:-|of\b|day|week|month|year|floor|percentile|centile|time|visit|dose|cycle|grade|rib|ics|intercostal|"
             r"vertebra|toe|finger|digit|metatarsal|cranial|nerve|trimester|decade|attempt|try|session|round|line|place|hour|minute))",
             _I,

@@ -278,12 +278,16 @@ def _name_like_second(word: str) -> bool:
 
 #: "south shore hosp", "north end clinic": a direction heads a name with a second word after it
 _DIRECTIONS = frozenset({"north", "south", "east", "west", "central"})
-_SENTENCE_END_WORD = re.compile(r"[^\W\d_]{3,}|[^\W_]*\d[^\W_]*")
+#: a word whose full stop ends a sentence before a facility's name: three letters or more, a number, a short form
+#: with "&" or "/" ("A&O. SHELTER CASE MGR"), or two letters that are no name's short form ("WAITING RM. PLAN
+#: CARDIAC REHAB"; not "St.", "Mt.", "Dr.")
+_SENTENCE_END_WORD = re.compile(r"[^\W\d_]{3,}|[^\W_]*\d[^\W_]*|[^\W_]+[&/][^\W_]+|(?!(?i:st|mt|ft|dr|jr|sr|co)$)[^\W\d_]{2}")
 #: short forms written with a full stop inside a facility's name ("Univ. Hospital", "Ste. Justine")
 _SHORT_NAME_WORDS = frozenset({"ste", "univ", "mem", "gen", "med", "inc", "bros", "assoc", "natl", "intl", "hts", "mtn", "cty", "twp", "hosp"})
 _CLAUSE_WORDS = frozenset(
     {"to", "in", "into", "at", "by", "with", "from", "on", "is", "was", "be", "if", "when", "per",
-     "that", "about", "over", "than", "after", "before", "until", "re", "regarding", "w", "w/"}
+     "that", "about", "over", "than", "after", "before", "until", "re", "regarding", "w", "w/",
+     "vs", "versus", "or"}  # "HOME W/ HH VS ACUTE REHAB": one of two places to go, each named on its own
 )
 
 
@@ -413,7 +417,7 @@ class FacilityRecognizer(RuleRecognizer):
             campus = _CAMPUS.match(text, end)
             if campus:
                 end = campus.end()
-            end = branch_city_end(text, end, self.resources.lexicon)
+            end = branch_city_end(text, end, self.resources.lexicon, caps=text[start:end].isupper())
             out.append(Span(start, end, Category.HOSPITAL, 0.8, "facility/typed"))
         for m in _FAC_PREFIX.finditer(text):
             words = list(re.finditer(r"\S+", m.group("rest")))

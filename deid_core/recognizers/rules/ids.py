@@ -86,6 +86,8 @@ def _labelled_id_ok(text: str, m: re.Match[str]) -> bool:
         return False  # "NEPH TUBE 350CC": a volume
     if _CLOCK_TIME.fullmatch(v) and not _STRONG_ID_LABEL.match(m.group("label")) and not re.search(r"[#:]", text[m.end("label") : m.start("v")]):
         return False  # a weak label followed by a clock time with nothing between: a time, not a number
+    if re.fullmatch(r"\d{1,3}[.,]\d{1,2}", v):
+        return False  # "NPi 4.2": a small decimal is a reading even after a strong label (an NPI has ten digits)
     if re.fullmatch(r"\d{1,2}/\d{1,2}(?:/(?:\d{2}|\d{4}))?", v):
         return False  # "Next visit 9/21" is a date
     if (re.fullmatch(r"\d+[.,]\d+", v) or _MEASURE_AFTER.match(text, m.end("v"))) and not _STRONG_ID_LABEL.match(m.group("label")):

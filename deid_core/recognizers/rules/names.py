@@ -198,7 +198,9 @@ _NICKNAME_VERBS = (
 )
 _NAMING = re.compile(
     # "named": a verb that says what the person is called, not what they ask or look for
-    r"\b(?:(?P<named>call(?:s|ed)?[ \t]+(?:me|him|her|them)|" + _NICKNAME_VERBS + r"|known[ \t]+as|to[ \t]+be[ \t]+called|prefers(?=[ \t]*[\"“]))"
+    r"\b(?:(?P<named>call(?:s|ed)?[ \t]+(?:me|him|her|them)|" + _NICKNAME_VERBS + r"|known[ \t]+as|to[ \t]+be[ \t]+called|prefers(?=[ \t]*[\"“])"
+    # an unknown patient named later: "NOW ID'D AS FETU", "identified as sione by family"
+    r"|(?P<identified>(?:identified|id['’]?e?d)[ \t]+as))"
     r"|(?:ask(?:s|ed|ing)?|call(?:s|ed|ing)?|look(?:s|ed|ing)?|scream(?:s|ed|ing)?|yell(?:s|ed|ing)?|cr(?:y|ies|ied|ying))[ \t]+(?:out[ \t]+)?for"
     r"(?=[ \t]*[\"“'‘])|called(?=[ \t]*[\"“]))"
     r"[ \t]*(?=[\"“'‘]?[^\W\d_])",
@@ -586,7 +588,8 @@ class NameRecognizer(RuleRecognizer):
     def _last_line_given_name(self, text: str, tokens: Sequence[Token], pos: int) -> tuple[Token, bool] | None:
         """``-cole`` as the note's last line: a dash signs it with the writer's given name, even one that is a word
         ("- walker" in a list above the last line is an item). With a credential after it the name may end any
-        line and may even be a modal ("-will rn"); the flag says a credential signed it."""
+        line and may be a modal ("-will rn") or any word that is no word ("-tavita rt"); the flag says a credential
+        signed it."""
         k = self._token_index_at(tokens, pos)
         if k >= len(tokens) or text[pos : tokens[k].start].strip(" \t"):
             return None
@@ -598,7 +601,11 @@ class NameRecognizer(RuleRecognizer):
         if _SIGNATURE.match(above) and not credential:
             return None  # the last item of a dashed list
         tok = tokens[k]
-        if tok.caseless and (credential or tok.lower not in _MODALS) and self._word_given_name(tok):
+        if not tok.caseless:
+            return None
+        if credential and tok.text.isalpha() and len(tok.text) > 2 and not self._is_word(tok.text):
+            return tok, credential  # "-tavita rt": no word at all, signed with a credential that is also a word
+        if (credential or tok.lower not in _MODALS) and self._word_given_name(tok):
             return tok, credential
         return None
 
@@ -741,6 +748,25 @@ class NameRecognizer(RuleRecognizer):
         if low in PAST_VERBS or tok.text in _CREDENTIAL_SET or (lex.is_stop(low) and low not in _MONTHS and low not in _MODALS):
             return False
         return bool(_PERSON_VERB_AFTER.match(text, tok.end))
+
+    def _service_before_credential(self, tokens: Sequence[Token], k: int) -> bool:
+        """One word before a credential that says which nurse, not who: a shift or kind (``Day RN``, ``Charge RN``), or
+        an everyday word after another word of a service's name (``Wound Care RN``, ``Structural Heart NP``)."""
+        low, lex = tokens[k].lower, self.lexicon
+        if low in _ROLE_QUALIFIERS:
+            return True
+        if k == 0 or not lex.is_everyday(low):
+            return False
+        before = tokens[k - 1]
+        return before.end + 1 == tokens[k].start and (lex.is_common_word(before.lower) or lex.is_clinical(before.lower))
+
+    def _identified_as_thing(self, text: str, at: int) -> bool:
+        """After "identified as", an ordinary, clinical or stop word or a clinical short form names a thing."""
+        word = re.match(r"[^\W\d_][\w'’-]*", text[at:])
+        if not word:
+            return True
+        low, lex = word.group(0).lower(), self.resources.lexicon
+        return lex.is_common_word(low) or lex.is_clinical(low) or lex.is_stop(low) or word.group(0).upper() in CLINICAL_ACRONYMS
 
     def _modal_before_verb(self, tokens: Sequence[Token], k: int) -> bool:
         """``Will stay``, ``May need``: a modal, then a lower-case verb in its base form ("Will visited" is a name)."""
@@ -1073,6 +1099,8 @@ class NameRecognizer(RuleRecognizer):
         for m in _NAMING.finditer(text):
             if _WHEN_AFTER_CALL.match(text, m.end()):
                 continue  # "CASE MGR TO CALL THEM MON": when the call is made, not what anyone is called
+            if m.group("identified") and self._identified_as_thing(text, m.end()):
+                continue  # "IDENTIFIED AS HIGH FALL RISK", "identified as mrsa": what was found, not who
             quoted = _QUOTED_NICKNAME.match(text, m.end())
             if quoted and m.group("named"):
                 # 'GOES BY "TANK"', 'known as "big mike"': in quotes after a naming verb, any word is what the person is called
@@ -1238,6 +1266,8 @@ class NameRecognizer(RuleRecognizer):
                     continue  # "W/ WALKER, UNSTEADY, PT RECOMMENDS", "TOL SIPS, SLP TO EVAL": in capitals, a service after a finding
             if run and role_prefix and not any(self._listed(t, listed) for t in tokens[run[0] : run[1] + 1]):
                 continue  # "Triage RN Odalys Ferrante": the credential is the role of the name after it
+            if run and run[0] == run[1] and self._service_before_credential(tokens, k):
+                continue  # "Day RN", "Wound Care RN", "Structural Heart NP": a shift or a service, not a name
             if run:
                 out.append(self._span(text, tokens, run, Category.DOCTOR, 0.9, "credential"))
         for m in itertools.chain(_NAME_BEFORE_ROLE.finditer(text), _NAME_ROLE_ACTING.finditer(text), _NAME_FROM_SERVICE.finditer(text)):

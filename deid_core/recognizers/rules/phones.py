@@ -109,11 +109,11 @@ _PHONE_RULES: tuple[PatternRule, ...] = (
         "pager_paged",
         Category.PHONE,
         re.compile(
-            r"\b(?:paged|paging|beeped|bleeped)[ \t]+(?:[A-Za-z][\w.'-]*[ \t]+){0,3}"
+            r"\b(?:page|paged|paging|beeped|bleeped)[ \t]+(?:[A-Za-z][\w.'-]*[ \t]+){0,3}"
             r"(?P<v>\d{1,2}-\d{4}|\d{4,5})(?![\w/:-]|\.\d)",
             _I,
         ),
-        accept=lambda text, m: not _clock_time(m.group("v")),  # "paged md 2300 re bp"
+        accept=lambda text, m: not _clock_time(m.group("v")),  # "paged md 2300 re bp"; "page rt 5521 w/ questions" is a pager
         score=0.8,
         group="v",
     ),

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
-from deid_core.recognizers.gazetteer import GazetteerResources, default_resources, state_after, word_after
+from deid_core.recognizers.gazetteer import RARE_TOWN_WORD_FREQ, GazetteerResources, default_resources, state_after, word_after
 from deid_core.recognizers.lexicon import AMBIGUOUS_STATE_ABBRS, RELATIONS, STATE_ABBRS, STATES, alternation, countries, rule_list, us_cities, us_postal_towns
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, PLACE_TAILS, TITLE_BEFORE_NAME, past_tense
 from deid_core.recognizers.rules.tokens import CaseBlind
@@ -63,6 +63,8 @@ _RESIDENCE_OUT = re.compile(
     + _CASELESS_PLACE,
     re.I,
 )
+#: "PT LIVES MILILANI", "lives kekaha on kauai": where someone lives, written with no preposition at all
+_LIVES_BARE = re.compile(r"(?:lives|living|resides|residing)[ \t]+(?=[a-z])", re.I)
 #: where "lives up" or "out" goes that is no place: "lives up north", "lives out back", "lives down stairs"
 _DIRECTIONS = frozenset(
     {"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest", "yonder", "back", "stairs", "home", "here", "there"}
@@ -119,7 +121,7 @@ _PLACE_BARE = re.compile(r"(?<![\w-])(?P<verb>[A-Za-z]+[ \t]+)?(?:from|in|outsid
 _STATE_NAMES = frozenset(name.lower() for name in STATES)
 #: a post-office town English uses as a word this often or more ("camp", "canoe", "orchard") is no town on the list's
 #: word alone; "orr", "ely", "kiln" are used less
-_POSTAL_TOWN_WORD_FREQ = 2e-6
+_POSTAL_TOWN_WORD_FREQ = RARE_TOWN_WORD_FREQ
 #: words of time, and the conjunctions of time, that end a place written before them: "flew in from vermont tonight",
 #: "brought by ems from eutaw after found down"
 _TIME_WORDS = frozenset(
@@ -194,6 +196,11 @@ class PlaceCueRecognizer(RuleRecognizer):
         cued: set[int] = set()
         for m in _PLACE_AFTER_CUE_CASELESS.finditer(text):
             if not _PREPOSITION_END.search(text, m.start(), m.start("place")):
+                if _LIVES_BARE.match(text, m.start()) and self._lives_bare(m) and case_says_nothing(m.group("place"), m.start("place")):
+                    end = self._residence_end(m)
+                    if end:
+                        out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/lives_bare"))
+                        cued.add(m.start("place"))
                 continue  # "TRIP HAZARD": without its preposition the cue word is a noun
             if case_says_nothing(m.group("place"), m.start("place")):
                 end = self._place_end(m, strong_only=False)
@@ -244,6 +251,8 @@ class PlaceCueRecognizer(RuleRecognizer):
             name = m.group("name") or m.group("lake")
             if m.start() in cued or name.lower() in _FEATURE_DESCRIPTIONS or not self._town_word(name.lower(), rare=True):
                 continue  # "pulled from icy river"
+            if name.lower().endswith("ed") and len(name) > 4:
+                continue  # "aspirated bay water": a past participle describes the water
             if _DISEASE_AFTER.match(text, m.end()) or _FACILITY_WORD_AFTER.match(text, m.end()):
                 continue  # "rocky mountain spotted fever"; "HOLLIS CREEK REGIONAL" names a facility
             if case_says_nothing(m.group(0), m.start()):
@@ -323,6 +332,12 @@ class PlaceCueRecognizer(RuleRecognizer):
             return False
         after = words[1] if len(words) > 1 else ""
         return not after or after in FUNCTION_WORDS or after in _TIME_WORDS or past_tense(after) or not lex.is_common_word(after)
+
+    def _lives_bare(self, m: re.Match[str]) -> bool:
+        """After "lives" with no preposition, a word English almost never writes is where ("PT LIVES MILILANI",
+        "lives waianae w grandkids"); "lives alone", "lives independently", "lives nearby" are words."""
+        first = m.group("place").split()[0].lower()
+        return self._town_word(first, rare=True) and self._rare(first) and first not in _DIRECTIONS
 
     def _rare(self, word: str) -> bool:
         """A word English writes less than twice in a million words."""
