@@ -765,7 +765,7 @@ class NameRecognizer(RuleRecognizer):
         word = re.match(r"[^\W\d_][\w'’-]*", text[at:])
         if not word:
             return True
-        low, lex = word.group(0).lower(), self.resources.lexicon
+        low, lex = word.group(0).lower(), self.lexicon
         return lex.is_common_word(low) or lex.is_clinical(low) or lex.is_stop(low) or word.group(0).upper() in CLINICAL_ACRONYMS
 
     def _modal_before_verb(self, tokens: Sequence[Token], k: int) -> bool:
