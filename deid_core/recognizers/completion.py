@@ -77,9 +77,8 @@ def _grown(span: Span, text: str, lexicon: Lexicon, taken: Sequence[tuple[int, i
         low = word.lower()
         if not _same_case(word, last):
             break
-        if span.category in _PLACES and low in FACILITY_TAILS and not _tail_heads_a_phrase(text, m.end(1), lexicon):
-            span = replace(span, end=m.end(1), category=Category.HOSPITAL, source=f"{span.source}+completion/facility_tail")
-        elif span.category in _PEOPLE and span.evidence in _UNCUED and _makes_facility_of_a_name(text, m, lexicon):
+        place_facility = span.category in _PLACES and low in FACILITY_TAILS and not _tail_heads_a_phrase(text, m.end(1), lexicon)
+        if place_facility or (span.category in _PEOPLE and span.evidence in _UNCUED and _makes_facility_of_a_name(text, m, lexicon)):
             span = replace(span, end=m.end(1), category=Category.HOSPITAL, source=f"{span.source}+completion/facility_tail")
         elif span.category in _PLACES and low in PLACE_END_WORDS:
             span = replace(span, end=m.end(1), source=f"{span.source}+completion/place_tail")

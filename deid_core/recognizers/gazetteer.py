@@ -67,7 +67,8 @@ _BRANCH_CITY = re.compile(r"[ \t]+([A-Z][a-z]+)(?:[ \t]+([A-Z][a-z]+))?\b")
 _BRANCH_CITY_CAPS = re.compile(r"[ \t]+([A-Z]{3,})(?:[ \t]+([A-Z]{3,}))?\b")
 
 
-#: a post-office town English writes less often than this is no word ("blackfoot", "rumford")
+#: a post-office town English writes less often than this is no word ("blackfoot", "rumford", "orr", "ely", "kiln");
+#: one it writes as often or more is a word first ("camp", "canoe", "orchard")
 RARE_TOWN_WORD_FREQ = 2e-6
 
 

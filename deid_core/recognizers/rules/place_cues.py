@@ -119,9 +119,6 @@ _PLACE_BARE = re.compile(r"(?<![\w-])(?P<verb>[A-Za-z]+[ \t]+)?(?:from|in|outsid
 
 
 _STATE_NAMES = frozenset(name.lower() for name in STATES)
-#: a post-office town English uses as a word this often or more ("camp", "canoe", "orchard") is no town on the list's
-#: word alone; "orr", "ely", "kiln" are used less
-_POSTAL_TOWN_WORD_FREQ = RARE_TOWN_WORD_FREQ
 #: words of time, and the conjunctions of time, that end a place written before them: "flew in from vermont tonight",
 #: "brought by ems from eutaw after found down"
 _TIME_WORDS = frozenset(
@@ -328,7 +325,7 @@ class PlaceCueRecognizer(RuleRecognizer):
         two a thing ("FROM CAMP", "from canoe", "FELL FROM ORCHARD LADDER"; a verb may follow: "SON IN LINDSBORG CALLED")."""
         lex = self.resources.lexicon
         town = words[0]
-        if town not in us_postal_towns() or (town not in us_cities() and lex.frequency(town) >= _POSTAL_TOWN_WORD_FREQ):
+        if town not in us_postal_towns() or (town not in us_cities() and lex.frequency(town) >= RARE_TOWN_WORD_FREQ):
             return False
         after = words[1] if len(words) > 1 else ""
         return not after or after in FUNCTION_WORDS or after in _TIME_WORDS or past_tense(after) or not lex.is_common_word(after)
@@ -341,7 +338,7 @@ class PlaceCueRecognizer(RuleRecognizer):
 
     def _rare(self, word: str) -> bool:
         """A word English writes less than twice in a million words."""
-        return self.resources.lexicon.frequency(word) < _POSTAL_TOWN_WORD_FREQ
+        return self.resources.lexicon.frequency(word) < RARE_TOWN_WORD_FREQ
 
     def _rare_postal_town(self, words: list[str]) -> bool:
         """A post-office town, as :meth:`_postal_town_alone`, that English writes as a word less than twice in a
