@@ -32,11 +32,19 @@ def found(pipeline: RulesPipeline, text: str, *categories: Category) -> list[str
 
 
 # ------------------------------------------------------------- vocabulary
-@pytest.mark.parametrize("word", ["levo", "DOPA", "neo", "Lasix", "gtt", "TRACH", "sedated", "furosemide", "vancomycin", "foley"])
+@pytest.mark.parametrize(
+    "word", ["levo", "DOPA", "neo", "Lasix", "gtt", "TRACH", "sedated", "furosemide", "vancomycin", "foley", "hem", "eta", "BLS"]
+)
 def test_clinical_words_are_in_the_lexicon_and_are_no_names(word):
     lex = default_lexicon()
     assert lex.is_clinical(word)
     assert lex.is_common_word(word) and not lex.is_strong_name(word)
+
+
+def test_a_clinical_short_form_written_with_a_hyphen_is_the_same_clinical_word():
+    lex = default_lexicon()
+    assert lex.is_clinical("med-surg") and lex.is_clinical("MEDSURG")
+    assert not lex.is_clinical("castellanos-ibe")
 
 
 @pytest.mark.parametrize("surname", ["lopez", "kenney", "souza", "parrilli", "nguyen"])

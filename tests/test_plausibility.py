@@ -324,7 +324,15 @@ def test_a_model_date_that_is_a_fraction_of_a_rate_or_a_dose_is_rejected(check):
         ("family not reachable, no signal at fish camp. ct back, small bleed, neuros stable overnight", "fish camp", Category.HOSPITAL, False),
         ("TRANSFERRED FROM SUN VALLEY MEDICAL FOR HIGHER LEVEL OF CARE.", "SUN VALLEY MEDICAL", Category.HOSPITAL, True),
         ("WIFE HERE FROM HOME, STAYING AT HOPE LODGE. SBP 130S.", "HOPE LODGE", Category.HOSPITAL, True),
+        # a hyphened scale, a hospital's own unit, a graded leak
+        ("1 UNIT ON HOLD. GLASGOW-BLATCHFORD 12. EGD SCHED 0800.", "GLASGOW-BLATCHFORD 12", Category.LOCATION, False),
+        ("SAH, HUNT-HESS 3, FISHER 4.", "HUNT", Category.DOCTOR, False),
+        ("Pt Mary Smith-Jones 45 yo seen today.", "Mary Smith-Jones", Category.PATIENT, True),
+        ("ancef on call to ep lab, k 4.5 mg 2.2", "ep lab", Category.HOSPITAL, False),
+        ("CT TUBE TO -20 CM H2O, AIR LEAK 2/7 ON PLEUR-EVAC, TIDALING +.", "2/7", Category.DATE, False),
+        ("CT TUBE PLACED 2/7, NO AIR LEAK.", "2/7", Category.DATE, True),
     ],
 )
-def test_a_model_two_over_two_before_a_word_or_a_facility_of_everyday_words_where_case_says_nothing_is_rejected(check, text, value, category, plausible):
+def test_a_model_span_that_a_shape_of_clinical_writing_explains_is_rejected(check, text, value, category, plausible):
+    """"2/2" before a word, everyday words as a facility where case says nothing, a hyphened scale, a unit, a leak."""
     assert check.plausible_at(text, _sure(text, value, category)) is plausible

@@ -65,6 +65,7 @@ STORE_NUMBER = re.compile(r"[ \t]*(?:#|(?:Store|Branch|Location)[ \t]*#?|No\.)[ 
 
 _BRANCH_CITY = re.compile(r"[ \t]+([A-Z][a-z]+)(?:[ \t]+([A-Z][a-z]+))?\b")
 _BRANCH_CITY_CAPS = re.compile(r"[ \t]+([A-Z]{3,})(?:[ \t]+([A-Z]{3,}))?\b")
+_BRANCH_CITY_LOWER = re.compile(r"[ \t]+([a-z]{3,})(?:[ \t]+([a-z]{3,}))?\b")
 
 
 #: a post-office town English writes less often than this is no word ("blackfoot", "rumford", "orr", "ely", "kiln");
@@ -72,10 +73,11 @@ _BRANCH_CITY_CAPS = re.compile(r"[ \t]+([A-Z]{3,})(?:[ \t]+([A-Z]{3,}))?\b")
 RARE_TOWN_WORD_FREQ = 2e-6
 
 
-def branch_city_end(text: str, end: int, lexicon: Lexicon, *, caps: bool = False) -> int:
+def branch_city_end(text: str, end: int, lexicon: Lexicon, *, caps: bool = False, lower: bool = False) -> int:
     """Where a known city written right after a facility ends ("Kindred Hospital San Antonio"; with ``caps``, a
-    facility in capitals: "FRESENIUS STEUBENVILLE"), else ``end``. A city that is an ordinary word or a name is none."""
-    m = (_BRANCH_CITY_CAPS if caps else _BRANCH_CITY).match(text, end)
+    facility in capitals: "FRESENIUS STEUBENVILLE"; with ``lower``, one typed in lower case: "teton kidney care idaho
+    falls"), else ``end``. A city that is an ordinary word or a name is none."""
+    m = (_BRANCH_CITY_CAPS if caps else _BRANCH_CITY_LOWER if lower else _BRANCH_CITY).match(text, end)
     if not m:
         return end
     if m.group(2) and f"{m.group(1)} {m.group(2)}".lower() in us_cities():
@@ -328,6 +330,7 @@ EPONYM_TRIGGERS = frozenset(
     coma agitation hugger pump port drip solution disorder lesion reaction response effect circle pattern fall oesophagus
     grass dynamometer grade class wort protocol regimen collar bolt monitor rules paralysis wave waves cath tear
     tears boots stedy straps stool eye vent ventilator chair lotion cream ointment gel spray wipes powder crackers angina
+    pillow definition
     """.split()
 )
 
@@ -410,11 +413,17 @@ def in_eponym_pair(text: str, start: int, end: int) -> bool:
 
 
 _EPONYM_MODIFIER = re.compile(r"\b(?:high|semi|low|modified|reverse|revised)[ \t-]*$", re.I)
+_SIGN_POLARITY = re.compile(r"(?:^|[\s(:;,])(?:\+|\(\+\)|\(-\)|pos(?:itive)?|neg(?:ative)?)[ \t]*$", re.I)
 
 
-def after_eponym_modifier(text: str, start: int) -> bool:
-    """A word that only an eponym follows: "high Fowler's", "semi-Fowler", "Modified Rankin", "reverse Trendelenburg"."""
-    return bool(_EPONYM_MODIFIER.search(text[max(0, start - 12) : start]))
+def after_eponym_modifier(text: str, start: int, end: int | None = None) -> bool:
+    """A word that only an eponym follows: "high Fowler's", "semi-Fowler", "Modified Rankin", "reverse Trendelenburg";
+    or, given where the word ends, a sign found positive or negative: "+MURPHY'S", "neg Homan's"."""
+    if _EPONYM_MODIFIER.search(text[max(0, start - 12) : start]):
+        return True
+    if end is None or not _SIGN_POLARITY.search(text[max(0, start - 12) : start]):
+        return False
+    return text[end : end + 1] in ("'", "’") or text[max(0, end - 2) : end].lower() in ("'s", "’s")
 
 
 def is_titled(surface: str) -> bool:

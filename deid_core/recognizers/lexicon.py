@@ -321,9 +321,10 @@ class Lexicon:
         return token.lower() in self.eponyms
 
     def is_clinical(self, token: str) -> bool:
-        """A clinical word, or the plural of one ("catheters", "drips")."""
+        """A clinical word, the plural of one ("catheters", "drips"), or one written with a hyphen ("med-surg")."""
         t = token.lower()
-        return t in self.clinical or (len(t) > 4 and t.endswith("s") and t[:-1] in self.clinical)
+        forms = (t, t.replace("-", "")) if "-" in t.strip("-") else (t,)
+        return any(f in self.clinical or (len(f) > 4 and f.endswith("s") and f[:-1] in self.clinical) for f in forms)
 
     def is_word_too(self, token: str) -> bool:
         """A listed name that is also a clinical or everyday word (Young, Bell, Hope, Foley, Page): it needs a cue."""

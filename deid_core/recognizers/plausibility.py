@@ -189,9 +189,11 @@ class PlausibilityCheck:
         if span.category in _NAMES and (
             self._eponym_before_trigger(text, span, core)
             or in_eponym_pair(text, span.start, span.end)
-            or (" " not in core and after_eponym_modifier(text, span.start))
+            or (" " not in core and after_eponym_modifier(text, span.start, span.end))
         ):
             return False  # "Glasgow coma scale", "hunt and hess 3": a scale or a sign, named for its authors
+        if span.category in _NAMES | _PLACES and _in_hyphened_scale(text, span):
+            return False  # "GLASGOW-BLATCHFORD 12", "hunt-hess 3": two names joined by a hyphen before a score are a scale
         if span.category in _NAMES and LANGUAGE_BEFORE.search(line_before) and " " not in core:
             return False  # "PREFERS KRIOLU": one word after "prefers" or "speaks" is a language
         if span.category in _NAMES and _WEAK_NAME_CUE.search(line_before) and self._describes(core):
@@ -271,6 +273,32 @@ class PlausibilityCheck:
 
 
 _WORD_AFTER = re.compile(r"[ \t]+[^\W\d_]{2,}")
+_HYPHENED_BEFORE = re.compile(r"[^\W\d_]{2,}-$")
+_HYPHENED_AFTER = re.compile(r"-[^\W\d_]{2,}")
+#: a score or a class after a scale's name: "12", "score 3", ": 2", "class B"
+_SCALE_VALUE_AFTER = re.compile(
+    r"[ \t]*(?:(?:score|scale|grade|class)[ \t]*)?[:=]?[ \t]*(?:\d{1,2}(?![\d/-]|\.\d)(?![ \t]*(?:y|yo|y/o|yrs?|years?|mos?|months?|d|days?|wks?|weeks?"
+    r"|h|hrs?|hours?|kg|lbs?|%|sons?|daughters?|kids|children)\b)|[A-C]\b)",
+    re.I,
+)
+
+
+def _in_hyphened_scale(text: str, span: Span) -> bool:
+    """The span is one or both halves of two words joined by a hyphen, and a score follows the pair."""
+    start, end = span.start, span.end
+    score_inside = re.search(r"[ \t]+\d{1,2}$", text[start:end])
+    if score_inside:
+        end = start + score_inside.start()  # the model took the score into the span: "GLASGOW-BLATCHFORD 12"
+    if re.search(r"\s", text[start:end].strip()):
+        return False  # "Mei-Ling Tsao   Grade 3": a name of two words before a column
+    if "-" not in text[start:end].strip("-"):
+        before = _HYPHENED_BEFORE.search(text, max(0, start - 24), start)
+        after = _HYPHENED_AFTER.match(text, end)
+        if not (before or after):
+            return False
+        start = before.start() if before else start
+        end = after.end() if after else end
+    return bool(_SCALE_VALUE_AFTER.match(text, end))
 #: what a fraction is a fraction of: "3/4 maint", "1/2 NS", "1/2 tab", "2/3 of feeds"
 _FRACTION_AFTER = re.compile(r"[ \t]*(?:maint\w*|mivf|strength|ns|nss|tabs?|tsp|cups?|of|full|volume|rate|feeds?)\b", re.I)
 

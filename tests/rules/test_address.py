@@ -202,6 +202,21 @@ def test_a_road_known_by_its_number_after_a_preposition_of_place_is_a_location(u
     assert unit_finds("address", "CR 2.1 TODAY, ON CR 1.9 YESTERDAY. RD CONSULT 2 PM.") == {}
 
 
+def test_a_route_written_rt_with_its_number_is_a_road_unless_a_unit_follows(unit_finds):
+    assert unit_finds("address", "PER POLICE, CAR VS LOG TRUCK ON RT 13 S OF TOWN.") == {"RT 13": Category.LOCATION}
+    note = "chainsaw injury at the sawmill on rt 50, tourniquet placed by ems" + LOWER_TAIL
+    assert unit_finds("address", note) == {"rt 50": Category.LOCATION}
+    assert unit_finds("address", "PT ON RT 2L NC, ON RT 40%, PLACED ON RT 3 LPM. PAIN ON RT 2ND FINGER.") == {}
+
+
+def test_a_highway_named_by_a_word_is_a_road_in_any_case(unit_finds):
+    note = "fall from hotel balcony off coastal hwy, etoh 280" + LOWER_TAIL
+    assert unit_finds("address", note) == {"coastal hwy": Category.LOCATION}
+    assert unit_finds("address", "MVC on Coastal Hwy, restrained driver.") == {"Coastal Hwy": Category.LOCATION}
+    note = "on cardiopulmonary bypass 90 min, found on the highway by ems" + LOWER_TAIL
+    assert unit_finds("address", note) == {}
+
+
 def test_a_clock_time_after_where_the_patient_sat_or_lay_is_no_bed(unit_finds):
     assert unit_finds("address", "FOUND SITTING ON EDGE OF BED 0215, NO FALL. OUT OF BED 1400 TO CHAIR.") == {}
     assert unit_finds("address", "MOVED TO BED 14 AFTER CLEANING.") == {"BED 14": Category.LOCATION}
@@ -233,3 +248,13 @@ def test_a_street_grid_address_is_an_address_and_two_readings_with_compass_lette
     note = "HOME ADDRESS CORRECTED TO 1187 W 400 S, VERNAL UT, HOME PH ON FILE."
     assert unit_finds("address", note) == {"1187 W 400 S, VERNAL UT": Category.LOCATION}
     assert unit_finds("address", "bp 120 s 80 e, then 95 w 60 n" + LOWER_TAIL) == {}
+
+
+def test_a_hyphened_clinical_word_before_a_state_short_form_is_no_town(unit_finds):
+    assert unit_finds("address", "ED BOARDING. PT IN C-COLLAR, CT NEG, COLLAR REMAINS PER TRAUMA.") == {}
+
+
+def test_a_road_number_at_the_end_of_a_sentence_and_a_lettered_highway_are_roads(unit_finds):
+    found = unit_finds("address", "FOUND AT TRAILER ON COUNTY ROAD 412. ROLLOVER ON HWY 19. LIVES OFF HWY KK, WOOD STOVE.")
+    assert found == {"COUNTY ROAD 412": Category.LOCATION, "HWY 19": Category.LOCATION, "HWY KK": Category.LOCATION}
+    assert unit_finds("address", "ROLLOVER ON HWY N OF TOWN. WALKING ON HWY AT NIGHT. MEDS ON ROUTE PO, ON ROUTE IV.") == {}

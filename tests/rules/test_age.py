@@ -73,6 +73,12 @@ def test_a_birthday_just_past_is_an_age(unit_finds):
     assert unit_finds("age", "pt turned 101 last week per family") == {"101": Category.AGE}
 
 
+def test_a_birthday_written_in_short_forms_is_an_age(unit_finds):
+    assert unit_finds("age", "visits limited to 2, pt turns 24 tmrw and wants to be home for it") == {"24": Category.AGE}
+    assert unit_finds("age", "PT TURNS 90 SOON PER DTR") == {"90": Category.AGE}
+    assert unit_finds("age", "turned 30 degrees tonight, turns 2 hrs") == {}
+
+
 def test_how_old_a_device_or_a_sample_is_is_no_age(unit_finds):
     assert unit_finds("age", "crrt filter 52 hrs old, tmp rising") == {}
     assert unit_finds("age", "PIV 4 DAYS OLD, FLUSHES WELL") == {}
@@ -116,3 +122,8 @@ def test_a_lower_case_line_that_opens_with_an_age_and_the_sex_letter_holds_an_ag
 
 def test_metres_walked_at_a_lines_start_are_no_age(unit_finds):
     assert unit_finds("age", "40 m ambulated in hall\n40m walked with pt") == {}
+
+
+def test_minutes_after_a_word_that_is_also_a_foreign_age_label_are_no_age(unit_finds):
+    assert unit_finds("age", "accepting, flight crew eta 45 min weather permitting") == {}
+    assert unit_finds("age", "paziente eta 45") == {"45": Category.AGE}

@@ -139,6 +139,12 @@ def test_a_round_hour_after_an_output_counted_since_it_is_a_clock_time(unit_find
     assert unit_finds("date", "has not smoked since 2000") == {"2000": Category.DATE}
 
 
+def test_an_order_held_until_a_round_hour_is_a_clock_time(unit_finds):
+    assert unit_finds("date", "S/P TAVR. HOB FLAT UNTIL 2030, THEN HOB 30.") == {}
+    assert unit_finds("date", "hold tf until 2000 for ogt check, bedrest until 2015") == {}
+    assert unit_finds("date", "HELD HIS JOB AT THE PLANT UNTIL 2015 WHEN HE RETIRED") == {"2015": Category.DATE}
+
+
 def test_a_round_hour_after_someone_sat_with_the_patient_is_a_clock_time(unit_finds):
     assert unit_finds("date", "family brought phone charger, sat w/ pt until 2000.") == {}
 
@@ -211,3 +217,23 @@ def test_a_fraction_after_given_or_sent_with_its_count_stays_a_fraction(unit_fin
 def test_a_day_of_the_month_after_since_around_or_about_is_a_date(unit_finds):
     assert unit_finds("date", "per wife pt had been dizzy since around the 14th, syncopized today") == {"14th": Category.DATE}
     assert unit_finds("date", "walked since about the 3rd floor landing") == {}
+
+
+def test_a_grade_of_an_air_leak_is_no_date(unit_finds):
+    assert unit_finds("date", "CT TUBE TO -20 CM H2O, AIR LEAK 2/7 ON PLEUR-EVAC") == {}
+
+
+def test_a_day_before_status_post_or_a_post_op_day_is_the_day_of_the_event(unit_finds):
+    assert unit_finds("date", "pt is s/p ex lap for gsw abd 3/9 pod 3 now, abd soft") == {"3/9": Category.DATE}
+    assert unit_finds("date", "hand crushed at the paper mill 4/6 s/p k wires and flap") == {"4/6": Category.DATE}
+    assert unit_finds("date", "PS 10/5 S/P EXTUBATION. PEEP 5/5 POD 2.") == {}
+
+
+def test_an_event_after_a_comma_takes_back_a_day_from_a_vital_before_it(unit_finds):
+    assert unit_finds("date", "crrt vs hd in am since bp soft, last hd 4/11 via l av fistula") == {"4/11": Category.DATE}
+    assert unit_finds("date", "BP SOFT, BIPAP INCREASED 12/6.") == {}
+
+
+def test_a_day_that_ends_a_clause_opened_by_a_past_tense_is_when_it_happened(unit_finds):
+    assert unit_finds("date", "FELL ON ICE IN DRIVEWAY 3/8, FOUND BY MAILMAN NEXT AM.") == {"3/8": Category.DATE}
+    assert unit_finds("date", "ATE 3/4, DRANK 6/8 OZ. RATED 6/10. PT WEANED 6/8, FELL 2/7.") == {}

@@ -362,3 +362,29 @@ def test_a_facility_name_never_runs_back_over_a_sentence_end_or_across_versus(un
 def test_a_post_office_town_english_never_writes_after_a_facility_in_capitals_is_its_branch(unit_finds):
     found = unit_finds("facility", "MEDS VERIFIED W/ HERITAGE PHARMACY BLACKFOOT, PT TAKING DOUBLE DOSE. NEURO: A&OX4. GI: BRBPR X1.")
     assert found == {"HERITAGE PHARMACY BLACKFOOT": Category.HOSPITAL}
+
+
+def test_an_ambulance_or_flight_service_named_by_its_town_or_its_own_word_is_a_facility(unit_finds):
+    assert unit_finds("facility", "BROUGHT IN BY SCIPIO AMBULANCE AFTER ROLLOVER. GCS 14.") == {"SCIPIO AMBULANCE": Category.HOSPITAL}
+    note = "brought in by ocean city ems after fall, crew from bayhawk air arrived 0210" + LOWER_TAIL
+    assert unit_finds("facility", note) == {"ocean city ems": Category.HOSPITAL, "bayhawk air": Category.HOSPITAL}
+    note = "transferred via douglas co ambulance, ivf running" + LOWER_TAIL
+    assert unit_finds("facility", note) == {"douglas co ambulance": Category.HOSPITAL}
+
+
+def test_an_ambulance_or_air_named_by_its_kind_is_no_facility(unit_finds):
+    note = "by ground ems, via private ambulance, per ems, local fire and rescue, county ems, on room air, humidified air via tc"
+    assert unit_finds("facility", note + LOWER_TAIL) == {}
+    assert unit_finds("facility", "RA AIR. AIR EVAC. HOME VIA WHEELCHAIR AMBULANCE. CODE RESCUE. HELICOPTER EMS. BY BLS AMBULANCE.") == {}
+
+
+def test_a_facility_typed_in_lower_case_takes_a_listed_city_after_it(unit_finds):
+    note = "gets hd at teton kidney care idaho falls mwf, rn from lakes region dialysis called" + LOWER_TAIL
+    assert unit_finds("facility", note) == {"teton kidney care idaho falls": Category.HOSPITAL, "lakes region dialysis": Category.HOSPITAL}
+
+
+def test_a_drugstore_or_a_critical_access_hospital_typed_in_lower_case_is_a_facility(unit_finds):
+    note = "couldnt afford refill at hometown drug, came from juniper springs critical access at 0245"
+    found = unit_finds("facility", note + LOWER_TAIL)
+    assert found == {"hometown drug": Category.HOSPITAL, "juniper springs critical access": Category.HOSPITAL}
+    assert unit_finds("facility", "admitted due to illicit drug use, sent for urine drug screen" + LOWER_TAIL) == {}

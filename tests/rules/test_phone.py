@@ -119,3 +119,9 @@ def test_an_extension_a_few_words_after_a_calling_word_is_a_phone(unit_finds):
 def test_four_digits_after_page_and_a_role_are_a_pager_and_a_clock_time_is_none(unit_finds):
     assert unit_finds("phone", "rpt abg 1 hr, page rt 5521 w/ questions") == {"5521": Category.PHONE}
     assert unit_finds("phone", "page md 2300 re bp") == {}
+
+
+def test_three_digits_after_ext_are_an_extension_and_a_clock_time_after_it_is_when_extubated(unit_finds):
+    assert unit_finds("phone", "CALL CHARGE RN EXT 214 WITH QUESTIONS.") == {"214": Category.PHONE}
+    assert unit_finds("phone", "EXT 0930 TO 2L NC. BLE EXT 4/5. ext 1100 to 4l, pager 123") == {}
+    assert unit_finds("phone", "UNIT PHONE X4471, PAGER 1130") == {"X4471": Category.PHONE, "1130": Category.PHONE}

@@ -236,3 +236,29 @@ def test_a_park_beach_or_basin_named_by_a_word_that_is_no_word_is_a_place_withou
 def test_a_town_named_with_city_after_from_is_a_place_and_an_ordinary_city_is_none(unit_finds):
     assert unit_finds("place_cue", "FROM LANAI CITY, LANDSCAPER AT A RESORT. NO EVENTS OVERNIGHT.") == {"LANAI CITY": Category.LOCATION}
     assert unit_finds("place_cue", "MOVED FROM INNER CITY, FROM BIG CITY. NO EVENTS OVERNIGHT.") == {}
+
+
+def test_where_a_relative_drives_from_or_back_to_is_a_place(unit_finds):
+    note = "wife at bedside, drives up from crisfield daily, updated by np" + LOWER_TAIL
+    assert unit_finds("place_cue", note) == {"crisfield": Category.LOCATION}
+    assert unit_finds("place_cue", "SOCIAL: WIFE AT BEDSIDE, DRIVING BACK TO PRICE TONIGHT. NO EVENTS.") == {"PRICE": Category.LOCATION}
+    note = "son driving back to work, dtr heading back to bed, wife going home to sleep, back to camp" + LOWER_TAIL
+    assert unit_finds("place_cue", note) == {}
+    assert unit_finds("place_cue", "DTR GOING BACK TO LAKE, HUSBAND GOING HOME TO WIFE. NO EVENTS OVERNIGHT.") == {}
+    note = "husband went home to check on the horses, son went back to check on the cattle"
+    assert unit_finds("place_cue", note + LOWER_TAIL) == {}
+
+
+def test_where_someone_lives_alone_or_independently_is_a_place(unit_finds):
+    note = "pt lives independently in cape charles w/ power chair" + LOWER_TAIL
+    assert unit_finds("place_cue", note) == {"cape charles": Category.LOCATION}
+    assert unit_finds("place_cue", "PT LIVES BY HERSELF IN CHINCOTEAGUE. NO EVENTS.") == {"CHINCOTEAGUE": Category.LOCATION}
+    assert unit_finds("place_cue", "LIVES ALONE IN APT, LIVES INDEPENDENTLY IN SENIOR HOUSING. NO EVENTS.") == {}
+
+
+def test_a_familys_land_named_by_its_surname_is_a_place(unit_finds):
+    found = unit_finds("place_cue", "FOUND DOWN OUT AT THE SORENSEN PLACE BY NEIGHBOR. NO EVENTS.")
+    assert found == {"SORENSEN PLACE": Category.LOCATION}
+    assert unit_finds("place_cue", "kicked by cow at the yoder farm" + LOWER_TAIL) == {"yoder farm": Category.LOCATION}
+    note = "the dairy farm, the family farm, the home place, the old place, the mussel farm, the cattle ranch, the apple orchard"
+    assert unit_finds("place_cue", note + LOWER_TAIL) == {}

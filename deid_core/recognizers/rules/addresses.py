@@ -103,33 +103,46 @@ _WARD = re.compile(r"\b(?:Unit|Ward|Floor|Wing)[ \t]+\d{1,2}[ \t]?(?:East|West|N
 _ROAD = re.compile(
     r"(?<![\w-])(?:(?:Interstate|Highway|Hwy\.?|Route|Rte\.?|State[ \t]+(?:Route|Road|Highway)|County[ \t]+(?:Road|Rd\.?|Route)"
     r"|U\.?S\.?[ \t]+(?:Route|Highway|Hwy\.?)|Farm[ \t]+to[ \t]+Market|FM)[ \t]*-?[ \t]*\d{1,4}[A-Z]?"
-    r"|(?:I|US)-(?!12[35]\b|131\b)\d{1,3})(?![\w/.-]|\.\d)(?:[ \t]+Box[ \t]+\d{1,5}\b)?"
+    r"|(?:I|US)-(?!12[35]\b|131\b)\d{1,3})(?![\w/-]|\.\d)(?:[ \t]+Box[ \t]+\d{1,5}\b)?"
 )
 #: the same typed in one case, with the short forms nurses use: "MVC ON HWY 112", "SNOWMOBILE VS FENCE ON CO RD 12",
 #: "rollover on hwy 61"; "SR", "CR" and "US" alone are left out (sinus rhythm, creatinine, ultrasound), and so is a bare
 #: "route" ("iv route 2 sites")
 _CASELESS_ROAD = re.compile(
     r"(?<![\w-])(?:hwy|highway|rte|co\.?[ \t]*rd\.?|county[ \t]+(?:road|rd\.?|hwy|highway)|state[ \t]+(?:route|road|hwy|highway)|interstate)"
-    r"[ \t]*#?[ \t]*-?[ \t]*\d{1,4}[a-z]?(?![\w/.-]|\.\d)",
+    r"[ \t]*#?[ \t]*-?[ \t]*\d{1,4}[a-z]?(?![\w/-]|\.\d)",
     _I,
 )
 #: a road known by its number after a preposition of place, and the cross road of an intersection: "ranch off rd 28",
-#: "LIVES ALONE OUT ON CR 23", "AT RD 12 AND P.", "OFF AVE 416 AND RD 80" (grid roads of farm counties), "deer on us 80"
+#: "LIVES ALONE OUT ON CR 23", "AT RD 12 AND P.", "OFF AVE 416 AND RD 80" (grid roads of farm counties), "deer on us 80";
+#: "RT" is a route only with a number that no unit follows ("MVC ON RT 13", not "on rt 2 l nc", "on rt 40%")
 _NUMBERED_ROAD = re.compile(
-    r"(?<![\w-])(?:on|off|at|near|along|past)[ \t]+(?P<road>(?:rd|road|cr|ave|avenue|us|route|rte)[ \t]*#?[ \t]*\d{1,4}(?:(?!x\b)[a-z])?(?![\w/-]|\.\d)"
+    r"(?<![\w-])(?:on|off|at|near|along|past)[ \t]+(?P<road>(?:(?:rd|road|cr|ave|avenue|us|route|rte)[ \t]*#?[ \t]*\d{1,4}(?:(?!x\b)[a-z])?"
+    r"|rt\.?[ \t]*\d{1,3}(?![ \t]*(?:[%\d]|(?:l|lpm|mg|mcg|ml|cc|kg|g|x|units?|breaths?|bpm|min|mins|hrs?|h|lit(?:er|re)s?)\b)))(?![\w/-]|\.\d)"
     r"(?:[ \t]+(?:and|&)[ \t]+(?:(?:rd|road|cr|ave|avenue)[ \t]*\d{1,4}(?![\w/-]|\.\d)|[a-z](?=[ \t]*[.,;])))?)",
     _I,
 )
+#: a highway known by letters, as Missouri and Wisconsin letter their county roads: "LIVES OFF HWY KK", "mvc on route d"
+_LETTERED_ROAD = re.compile(
+    r"(?<![\w-])(?:on|off|at|near|along|past|up|down)[ \t]+(?P<road>(?:hwy|highway|route|rte|county[ \t]+(?:road|rd|hwy|highway))"
+    r"[ \t]+(?P<letters>[a-z]{1,2}))(?![\w'’/-])",
+    _I,
+)
+#: letters after a highway that are no name of it: a direction, a function word, "ok"
+_NOT_ROAD_LETTERS = frozenset({"n", "s", "e", "w", "ne", "nw", "se", "sw", "ok", "x"})
 #: an unnumbered street after "on", "off", "near": "pick up at Walgreens on Fremont Ave"
 _NAMED_STREET = re.compile(
     r"\b(?:on|off|near|along|at|of)[ \t]+(?P<street>(?:[A-Z][a-z'’]+[ \t]+){1,2}"
-    r"(?:Ave|Avenue|St|Street|Rd|Road|Blvd|Boulevard|Ln|Lane|Pkwy|Parkway|Dr|Drive|Pike|Terrace|Ct|Court|Pl|Place|Way)\b\.?)"
+    r"(?:Ave|Avenue|St|Street|Rd|Road|Blvd|Boulevard|Ln|Lane|Pkwy|Parkway|Dr|Drive|Pike|Terrace|Ct|Court|Pl|Place|Way"
+    r"|Hwy|Highway|Turnpike|Tpke|Expressway|Expy|Freeway|Fwy|Causeway)\b\.?)"
     r"(?![ \t]+[A-Z])"
 )
-#: the same where case says nothing: "shot outside his cousins house on maple st", "LIVES OFF ELM STREET"
+#: the same where case says nothing: "shot outside his cousins house on maple st", "LIVES OFF ELM STREET", "fall off
+#: coastal hwy" (a bypass is left out: "on cardiopulmonary bypass")
 _CASELESS_NAMED_STREET = re.compile(
     r"\b(?P<prep>on|off|along|at)[ \t]+(?P<street>[a-z][a-z'’]+[ \t]+(?:[a-z][a-z'’]+[ \t]+)?"
-    r"(?:ave|avenue|st|street|rd|road|blvd|boulevard|ln|lane|pkwy|parkway|pike|terrace)\b\.?)(?![ \t]*\d)",
+    r"(?:ave|avenue|st|street|rd|road|blvd|boulevard|ln|lane|pkwy|parkway|pike|terrace|hwy|highway|turnpike|tpke"
+    r"|expressway|expy|freeway|fwy|causeway)\b\.?)(?![ \t]*\d)",
     _I,
 )
 #: what kind of road it is, not its name: "on gravel rd", "ON A DIRT ROAD"
@@ -411,6 +424,14 @@ class LocationPatternRecognizer(RuleRecognizer):
         for m in _CASELESS_ROAD.finditer(text):
             if m.group(0).islower() or m.group(0).isupper():
                 out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.75, source="address/road"))
+        for m in _LETTERED_ROAD.finditer(text):
+            letters = m.group("letters")
+            road = m.group("road")
+            low = letters.lower()
+            if low in _NOT_ROAD_LETTERS or low in FUNCTION_WORDS or self.lexicon.is_clinical(low) or letters.upper() in CLINICAL_ACRONYMS:
+                continue  # "on hwy n of town", "on hwy to ed", "on route po"
+            if road.isupper() or road.islower():
+                out.append(Span(m.start("road"), m.end("road"), Category.LOCATION, score=0.7, source="address/lettered_road"))
         for m in _NUMBERED_ROAD.finditer(text):
             out.append(Span(m.start("road"), m.end("road"), Category.LOCATION, score=0.75, source="address/numbered_road"))
         for m in _NAMED_STREET.finditer(text):

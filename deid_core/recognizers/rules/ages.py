@@ -35,8 +35,12 @@ _THING_BEFORE = re.compile(
 )
 
 
+#: minutes after the number: no one's age ("flight crew eta 45 min", where "eta" is no Italian "età")
+_MINUTES_AFTER = re.compile(r"[ \t]*(?:min|mins|minutes|mn)\b", _I)
+
+
 def _age_cue_ok(text: str, m: re.Match[str]) -> bool:
-    if not _age_value_ok(text, m):
+    if not _age_value_ok(text, m) or _MINUTES_AFTER.match(text, m.end()):
         return False
     before = text[max(0, m.start() - 16) : m.start()].lower()
     return not re.search(r"(?:gestational|bone|mental|developmental|corrected|post[- ]?menstrual)\s*$", before)
@@ -133,13 +137,13 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         group="v",
         accept=lambda text, m: m.group("det").lower() != "the" or not _VITAL_BEFORE.search(clause_before(text, m.start())),
     ),
-    # "PT WILL TURN 78 ON DEC 2ND", "turns 90 next week", "turned 101 last week": a birthday to come or just past
+    # "PT WILL TURN 78 ON DEC 2ND", "turns 90 next week", "turns 24 tmrw", "turned 101 last week": a birthday to come or just past
     PatternRule(
         "turns",
         Category.AGE,
         re.compile(
             rf"\b(?:will[ \t]+turn|turns|turning|turned)[ \t]+(?P<v>{_AGE_N})(?![\d./:%-])"
-            r"(?=[ \t]+(?:on|next|last|this|today|tomorrow|yesterday|in)\b|[ \t]*(?:[,;.]|$))",
+            r"(?=[ \t]+(?:on|next|last|this|today|tomorrow|tmrw|tmw|tomorow|tonight|tonite|yesterday|soon|in)\b|[ \t]*(?:[,;.]|$))",
             _I,
         ),
         score=0.8,

@@ -17,6 +17,7 @@ from dataclasses import replace
 from deid_core.recognizers.base import NoteContext
 from deid_core.recognizers.lexicon import default_lexicon, rule_list
 from deid_core.recognizers.rules.base import PatternRecognizer, PatternRule
+from deid_core.recognizers.rules.common_words import past_tense
 from deid_core.recognizers.rules.nearby import clause_before, line_after
 from deid_core.recognizers.tables import in_paired_column
 from deid_core.spans import Category, Span
@@ -99,7 +100,9 @@ _CLOCK_CONTEXT = re.compile(
     # a visitor's stay: "wife stayed until 2000", "family at bedside since 1900"
     r"|stay(?:ed|ing|s)?|visit(?:ed|ing)?|remained|bedside|slept|napp(?:ed|ing)|sat|sitting|sits"
     # an output counted since a time: "DRAIN TO GRAVITY, 40CC SINCE 2000", "uop 200 ml since 1900"
-    r"|\d+[ \t]*(?:cc|ml|mls))\b",
+    r"|\d+[ \t]*(?:cc|ml|mls)"
+    # an order that holds for hours: "HOB FLAT UNTIL 2030", "bedrest until 0600", "hold tf until 2015"
+    r"|flat|bed[ \t]*rest|supine|immobiliz\w*|hold|keep)\b",
     _I,
 )
 #: a 24-hour clock time no year can be, before ten in the morning or late at night ("0700", "@0430", "at 2100"):
@@ -370,8 +373,12 @@ _MD_EVENT_BEFORE = re.compile(
     r"(?!(?:steps?|items?|questions?|trials?|attempts?|sets?|levels?|stages?|phases?|cycles?|doses?|lines?|pages?|one|time|few)\b)[a-z]+[ \t]*[:#-]?[ \t]*$",
     _I,
 )
+#: "bipap increased 12/6": a past tense right before the number may say what was done to a setting
+_PAST_BEFORE_NUMBER = re.compile(r"[a-z]+ed[ \t]*$", re.I)
 _MD_EVENT_AFTER = re.compile(
-    r"^[ \t]*(?:at[ \t]+\d|@[ \t]*\d|\d{1,2}:\d{2}|[01]\d{3}\b|2[0-3]\d{2}\b|(?:AM|PM|a\.m\.|p\.m\.)(?![\w])"
+    # "gsw abd 3/9 pod 3", "paper mill in rumford 4/6 s/p k wires": the day of the event the patient is status post
+    r"^[ \t]*(?:s/p\b|pod[ \t]*#?[ \t]*\d"
+    r"|at[ \t]+\d|@[ \t]*\d|\d{1,2}:\d{2}|[01]\d{3}\b|2[0-3]\d{2}\b|(?:AM|PM|a\.m\.|p\.m\.)(?![\w])"
     r"|(?:specimens?|labs?|results?|visit|appt|note|draw|culture|films?|imaging|showed|shows|revealed|demonstrated)\b)",
     _I,
 )
@@ -396,7 +403,7 @@ _MD_TRAP_BEFORE = re.compile(
     r"\b(?P<word>bp|b/p|blood[ \t]+pressures?|pressures?|peep|ps|psv|cpap|bipap|ipap|epap|niv|nippv|avaps|vent|ventilator|settings?|simv|prvc|"
     r"ac|strength|motor|power|pain|scores?|scored|grades?|reflex(?:es)?|ratio|dose|doses|tabs?|tablets?|rated|scale|"
     r"cp|chest[ \t]+pain|gcs|apgars?|murmur|dtrs?|vision|acuity|mmhg|sbp|dbp|fio2|spo2|weaned|wean|weaning|titrated|rass|cam|tof|twitch(?:es)?|"
-    r"train[ \t]+of[ \t]+(?:four|4)|d5w?|d10w?|dextrose|ha|h/a|headache|mmse|moca|slums|nihss|braden|morse|phq-?9|gad-?7|ciwa|cows|(?<!next[ \t])(?<!last[ \t])sessions?)\b[^/]*$",
+    r"train[ \t]+of[ \t]+(?:four|4)|leak|d5w?|d10w?|dextrose|ha|h/a|headache|mmse|moca|slums|nihss|braden|morse|phq-?9|gad-?7|ciwa|cows|(?<!next[ \t])(?<!last[ \t])sessions?)\b[^/]*$",
     _I,
 )
 _MD_TRAP_AFTER = re.compile(
@@ -414,6 +421,14 @@ _MD_TRAP_AFTER = re.compile(
 
 
 _WORD_BEFORE = re.compile(r"(?<![\w/-])([A-Za-z][A-Za-z]+)[ \t]+$")
+#: the first word of the clause an m/d ends, after the last comma or the clause's start
+_CLAUSE_OPENER = re.compile(r"(?:^|,)[ \t]*(?:(?:pt|patient|he|she|they)[ \t]+)?([A-Za-z]+)\b[^,]*$", re.I)
+
+
+def _TRAP_SHAPE(month: int, day: int) -> bool:
+    """Both numbers up to 5 (a strength grade, a count: ``LUE 4/5``), days out of seven (``fever 5/7``), or a score's
+    total (``2/10``): shapes a bare m/d shares with what is no date."""
+    return (month <= 5 and day <= 5) or (day == 7 and month < 7) or day == 10 or day in _SCORE_DENOMINATORS
 _CLAUSE_END = re.compile(r"[ \t]*(?:[,.;)]|$)")
 #: "bcx 2/2 bottles", "2/2 gnr": out of the bottles drawn, those that grew (gram-negative rods, gram-positive cocci)
 _CULTURE_AFTER = re.compile(r"^[ \t]*(?:[bu]cx|cx|cultures?|bottles?|gn[rcb]s?|gp[rcb]s?)\b", _I)
@@ -452,8 +467,15 @@ def in_score_or_count(text: str, start: int, end: int) -> bool:
         lead = clause[: len(clause) - len(before) + trap.start("word")]
         if _WHICH_DOSE.search(lead):
             return False  # "last lovenox dose 11/13 at 2100", "last home coumadin dose was 9/20": a dose given on a day
-    # "long term vent pt, in micu since 10/12": a date cue after the trap word takes the number back
-    return bool(trap) and not _MD_CUE_BEFORE.search(before[trap.end("word") :])
+    # "long term vent pt, in micu since 10/12": a date cue after the trap word takes the number back, and so does an
+    # event after a comma that closes the trap's clause ("since bp soft, last hd 4/11")
+    if not trap:
+        return False
+    rest = before[trap.end("word") :]
+    if _MD_CUE_BEFORE.search(rest):
+        return False
+    comma = rest.rfind(",")
+    return not (comma >= 0 and _MD_EVENT_BEFORE.search(rest[comma + 1 :]) and not _PAST_BEFORE_NUMBER.search(rest[comma + 1 :]))
 
 
 class DateRecognizer(PatternRecognizer):
@@ -470,7 +492,7 @@ class DateRecognizer(PatternRecognizer):
         if _MD_CUE_BEFORE.search(before) or _MD_EVENT_BEFORE.search(before) or _MD_EVENT_AFTER.match(after):
             return True
         month, day = int(m.group("a")), int(m.group("b"))
-        if self._after_clinical_term(before, after, month, day):
+        if self._after_clinical_term(before, after, month, day) or self._ends_past_event(before, after, month, day):
             return True
         # "full duty 3/18", "LKW 1515 11/20": a day past 12 cannot be a month; scores out of 15, 20, 24 or 30 are
         # caught by the words before them (GCS 9/15, MMSE 8/30, session 3/16)
@@ -497,13 +519,22 @@ class DateRecognizer(PatternRecognizer):
         return not _MD_TRAP_BEFORE.search(before[-24:]) and not (word and default_lexicon().is_clinical(word.group(1)))
 
     @staticmethod
+    def _ends_past_event(before: str, after: str, month: int, day: int) -> bool:
+        """``FELL ON ICE IN DRIVEWAY 3/8,``: an m/d that ends a clause opened by a past tense is the day it happened;
+        the shapes of a grade, a fraction, a duration or a score stay out as after a clinical term."""
+        if _TRAP_SHAPE(month, day) or not _CLAUSE_END.match(after):
+            return False
+        opener = _CLAUSE_OPENER.search(before)
+        return bool(opener) and past_tense(opener.group(1).lower())
+
+    @staticmethod
     def _after_clinical_term(before: str, after: str, month: int, day: int) -> bool:
         """``L FEMUR IMN 10/4,``, ``s/p vats 11/9.``: right after a clinical term, an m/d that ends its clause is
         the day of that test or procedure. Both numbers up to 5 are the shape of a strength grade or a count
         (``LUE 4/5.``), a number of days out of seven a duration (``fever 5/7``), and a score's total is no day
         (``Nausea 2/10.``):
         those are left to the cues above."""
-        if (month <= 5 and day <= 5) or (day == 7 and month < 7) or day == 10 or day in _SCORE_DENOMINATORS:
+        if _TRAP_SHAPE(month, day):
             return False
         word = _WORD_BEFORE.search(before)
         return bool(word) and bool(_CLAUSE_END.match(after)) and default_lexicon().is_clinical(word.group(1))

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.gazetteer import STORE_NUMBER, GazetteerResources, branch_city_end, default_resources
-from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, VERY_COMMON_WORD_FREQ, Lexicon, alternation, rule_list, us_cities
+from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, VERY_COMMON_WORD_FREQ, Lexicon, alternation, rule_list, us_cities, us_counties, us_postal_towns
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FUNCTION_WORDS, TITLE_BEFORE_NAME
 from deid_core.recognizers.rules.tokens import caps_line_at
 from deid_core.spans import Category, Span
@@ -162,10 +162,12 @@ _LOWER_FACILITY = re.compile(
     r"[ \t]+(?:(?:acute[ \t]+)?rehab(?:ilitation)?(?:[ \t]+(?:center|hosp(?:ital)?))?|dialysis(?:[ \t]+(?:center|unit))?|hosp(?:ital)?"
     r"|medical(?:[ \t]+(?:center|ctr))?|family[ \t]+practice|recovery(?:[ \t]+(?:center|clinic))?|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center|(?:and|&)[ \t]+rehab)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial(?![ \t]+(?:service|services|day|fund))|regional|hospice|f?qhc|chc|(?:va[ \t]+)?clc"
     # the care a patient lives in or returns to between stays, typed in lower case as its title-case type words are
-    r"|kidney[ \t]+center|behavioral[ \t]+health(?:[ \t]+(?:center|hospital))?|group[ \t]+home|home[ \t]+(?:care|health)|visiting[ \t]+nurses?"
+    r"|kidney[ \t]+(?:center|care)|behavioral[ \t]+health(?:[ \t]+(?:center|hospital))?|group[ \t]+home|home[ \t]+(?:care|health)|visiting[ \t]+nurses?"
     r"|care[ \t]+center|infusion[ \t]+(?:center|services|partners)|(?:residential[ \t]+)?treatment[ \t]+center|shelter"
     # the federal and tribal clinics of a rural catchment, and the family practices that send to it: "canyon wells ihs"
-    r"|ihs|(?:tribal|indian)[ \t]+health|health[ \t]+(?:ctr|clinic)|family[ \t]+(?:medicine|health)|medical[ \t]+group|pharmacy))(?![\w-])"
+    r"|ihs|(?:tribal|indian)[ \t]+health|health[ \t]+(?:ctr|clinic)|family[ \t]+(?:medicine|health)|medical[ \t]+group|pharmacy"
+    # a town's critical access hospital and its drugstore: "tnk given at ava cah", "refill at hometown drug"
+    r"|cah|critical[ \t]+access(?:[ \t]+hosp(?:ital)?)?|drug(?![ \t]+(?:screen|seeking|use|abuse|levels?|rash|reaction|fever|test|class)\b)))(?![\w-])"
 )
 _NOT_LOWER_HEADS = rule_list("facilities", "not_lower_heads")
 #: a hospital's own type words, after which an ordinary word of English's less frequent may head the name
@@ -266,6 +268,20 @@ def _facility_matches(text: str):
 
 #: words that join a clause, never the words of a facility's name before its type word
 #: a word that ends a sentence when a full stop follows it: three letters or more, or a count ("X1.")
+#: "BROUGHT IN BY SCIPIO AMBULANCE", "ocean city ems", "douglas co ambulance", "crew from bayhawk air": an ambulance,
+#: rescue or flight service named by its town or its own word, in any case ("by ground ems", "room air" name none)
+_RESCUE_TYPE = re.compile(
+    r"(?<![\w-])(?:ems|ambulance(?:[ \t]+(?:service|district))?|rescue(?:[ \t]+squad)?|fire[ \t]*(?:&|and)[ \t]*rescue|vfd"
+    r"|(?P<air>air(?:[ \t]+(?:care|med|evac|ambulance))?|aeromedical|med[ \t]?flight|life[ \t]?flight))(?![\w-])",
+    re.I,
+)
+_RESCUE_NAME_WORD = re.compile(r"([A-Za-z][A-Za-z'’.-]*)[ \t]+$")
+#: endings of a word that describes air rather than names a flight service
+_AIR_DESCRIBED = re.compile(r"(?:ed|ing|al|ic|ous|ive|ary|ian|ar|ent|ant|ful|less)$")
+#: how many words may name a rescue service ("north ocean city ems" is three)
+_RESCUE_NAME_WORDS = 3
+
+
 def _plain_word(lex: Lexicon, word: str) -> bool:
     """A function, stop or clinical word, or a clinical short form: never a facility's own name."""
     return word in FUNCTION_WORDS or lex.is_stop(word) or lex.is_clinical(word) or word.upper() in CLINICAL_ACRONYMS
@@ -506,13 +522,50 @@ class FacilityRecognizer(RuleRecognizer):
                 # "cedar hill urgent care": a second word of the name is no stop, clinical or service word
                 or (second and (second in _NOT_LOWER_HEADS or second in _GENERIC_FACILITY_WORDS or lex.is_stop(second) or lex.is_clinical(second)))
             ):
-                out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/lower"))
+                end = branch_city_end(text, m.end("name"), lex, lower=True)  # "teton kidney care idaho falls"
+                out.append(Span(m.start("name"), end, Category.HOSPITAL, 0.7, "facility/lower"))
         out.extend(self._bracket_typed(text))
         out.extend(self._named_after_type(text))
         out.extend(self._rare_destinations(text))
         out.extend(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/shared_name") for m in _STEM_AFTER_CUE.finditer(text))
         out.extend(self._acronyms(text))
+        out.extend(self._rescue_services(text))
         return out
+
+    def _rescue_services(self, text: str) -> list[Span]:
+        """An ambulance, rescue squad or air ambulance named before its type: the words must be a listed town or
+        county (``co`` after it is the county's) or words English does not write; a flight service's name must be
+        no word at all, as "air" follows many ("room air", "free air")."""
+        lex = self.resources.lexicon
+        out = []
+        for m in _RESCUE_TYPE.finditer(text):
+            words: list[tuple[int, str]] = []
+            pos = m.start()
+            while len(words) < _RESCUE_NAME_WORDS:
+                w = _RESCUE_NAME_WORD.search(text, max(0, pos - 40), pos)
+                if not w or w.group(1).lower() in FUNCTION_WORDS or w.group(1).endswith(".") and w.group(1).lower() not in ("co.", "st.", "mt.", "ft."):
+                    break  # a name never reaches back over a sentence's end ("LIFT ASSIST. SCIPIO AMBULANCE")
+                words.insert(0, (w.start(1), w.group(1)))
+                pos = w.start(1)
+            while words and not self._rescue_name(lex, [t.lower().rstrip(".") for _, t in words], air=bool(m.group("air"))):
+                words.pop(0)
+            if words:
+                out.append(Span(words[0][0], m.end(), Category.HOSPITAL, 0.7, "facility/rescue_service"))
+        return out
+
+    @staticmethod
+    def _rescue_name(lex: Lexicon, words: list[str], *, air: bool) -> bool:
+        if words[0] in ("co", "county"):
+            return False
+        core = words[:-1] if words[-1] in ("co", "county") else words
+        if not core:
+            return False
+        joined = " ".join(core)
+        if not air and (joined in us_cities() or joined in us_postal_towns() or f"{joined} county" in us_counties()):
+            return len(core) > 1 or not (_plain_word(lex, joined) or lex.is_common_word(joined, strict=True))
+        if air and any(_AIR_DESCRIBED.search(w) for w in core):
+            return False  # "humidified air", "subcutaneous air", "entrained air": what kind of air
+        return not any(_plain_word(lex, w) or lex.is_common_word(w) for w in core)
 
     def _rare_destinations(self, text: str) -> list[Span]:
         """``cm sent referral to youville``, ``ACCEPTED AT SPAULDING``: where a disposition sends the patient,

@@ -1651,8 +1651,8 @@ class NameRecognizer(RuleRecognizer):
         caseless = tokens[seg[0]].caseless
         if followed_by_eponym_trigger(text, last_tok.end) or (len(seg) > 1 and last_tok.lower in EPONYM_TRIGGERS):
             return []  # "SALEM SUMP", "Murphy's sign": a name before a device or a sign is an eponym
-        if len(seg) == 1 and after_eponym_modifier(text, last_tok.start):
-            return []  # "sitting in high Fowler's", "Modified Rankin pending": a position or a scale
+        if len(seg) == 1 and after_eponym_modifier(text, last_tok.start, last_tok.end):
+            return []  # "sitting in high Fowler's", "Modified Rankin pending", "+MURPHY'S": a position, a scale or a sign
         if in_eponym_pair(text, tokens[seg[0]].start, last_tok.end):
             return []  # "Lund and Browder chart", "Grey Turner sign": two names that together are one eponym
         core = [m for m in marks if m not in "PI"]
@@ -1687,7 +1687,7 @@ class NameRecognizer(RuleRecognizer):
                 # "normal flora", "a clean johnny", "foster home", "a glass of sherry": typed in lower case, a name
                 # English text uses often, or one after an article or "of", is a word
                 continue
-            if followed_by_eponym_trigger(text, tok.end) or _SCORE_AFTER.match(text, tok.end):
+            if followed_by_eponym_trigger(text, tok.end) or _SCORE_AFTER.match(text, tok.end) or after_eponym_modifier(text, tok.start, tok.end):
                 continue
             out.append(self._candidate(text, tokens, k, k, 0.5))
         return out

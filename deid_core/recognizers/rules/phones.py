@@ -44,6 +44,20 @@ _ID_WORD_BEFORE = re.compile(
 )
 
 
+#: "ext" is also the short form of extubated: after it a clock time is when ("EXT 0930 TO 2L"), and three digits are
+#: an extension only after it ("CALL CHARGE RN EXT 214"), never a pager
+_EXT_LABEL = re.compile(r"ext|extension", re.I)
+
+
+def _pager_ok(text: str, m: re.Match[str]) -> bool:
+    value = m.group("v")
+    if not _EXT_LABEL.match(m.group(0)):
+        return not (value.isdigit() and len(value) == 3)
+    if re.search(r"\d[ \t]*,?[ \t]*$", text[max(0, m.start() - 4) : m.start()]):
+        return False  # "555-0160 ext 212": the number it extends holds it
+    return not _clock_time(value)
+
+
 def _not_id_labelled(text: str, m: re.Match[str]) -> bool:
     return not _ID_WORD_BEFORE.search(text[max(0, m.start() - 24) : m.start()])
 
@@ -84,9 +98,10 @@ _PHONE_RULES: tuple[PatternRule, ...] = (
         "pager",
         Category.PHONE,
         re.compile(
-            _PHONE_LABEL_SHORT + r"\b\.?[ \t]*(?:#|no\.?|number)?[ \t]*[:#,]?[ \t]*(?P<v>x?(?:\d{1,2}-\d{4}|\d{4,5})|\d{3}-\d{4}|\d{10})(?![\w/-]|\.\d)",
+            _PHONE_LABEL_SHORT + r"\b\.?[ \t]*(?:#|no\.?|number)?[ \t]*[:#,]?[ \t]*(?P<v>x?(?:\d{1,2}-\d{4}|\d{3,5})|\d{3}-\d{4}|\d{10})(?![\w/-]|\.\d)",
             _I,
         ),
+        accept=_pager_ok,
         score=0.85,
         group="v",
     ),
@@ -157,12 +172,12 @@ _PHONE_RULES = _PHONE_RULES + (
         score=0.6,
         group="v",
     ),
-    # "CALL TRANSFER CTR X4417", "paged ortho x 5521": an extension a few words after a calling word
+    # "CALL TRANSFER CTR X4417", "paged ortho x 5521", "UNIT PHONE X4471": an extension a few words after a calling word
     PatternRule(
         "extension_called",
         Category.PHONE,
         re.compile(
-            r"\b(?:call|calls|called|calling|page|paged|paging|reach|reached|text|texted)\b[^.\n;]{0,25}?(?<!ext)[ \t](?P<v>x[ \t]?\d{4,5})\b"
+            r"\b(?:call|calls|called|calling|page|paged|paging|reach|reached|text|texted|phone|ph|tel)\b[^.\n;]{0,25}?(?<!ext)[ \t](?P<v>x[ \t]?\d{4,5})\b"
             r"(?![ \t]*(?:mg|mcg|ml|units?|cells|times|/))",
             _I,
         ),

@@ -25,8 +25,10 @@ _CUE_VERBS = (
     r"|(?:at|from)[ \t]+home|resident[ \t]+of|returned[ \t]+(?:home[ \t]+)?(?:to|from)|transferred[ \t]+from"
     r"|is[ \t]+from|are[ \t]+from|originally[ \t]+from|native[ \t]+of|visiting(?:[ \t]+from)?|travel(?:l)?ed|trip|vacation(?:ed|ing)?"
     r"|hometown(?:[ \t]+(?:of|is))?|works[ \t]+in|emigrated|immigrated|home(?=[ \t]+(?:in|to)\b)"
-    # a relative's journey: "drove up from Tiverton", "flying in from Houston"
-    r"|(?:drove|driving|flew|flying|flown)(?:[ \t]+(?:up|down|in|over|back))?(?=[ \t]+from\b)"
+    # a relative's journey: "drove up from Tiverton", "flying in from Houston", "drives up from crisfield daily"; and
+    # the way home: "DRIVING BACK TO PRICE TONIGHT"
+    r"|(?:drove|driving|drives|drive|flew|flying|flies|flown)(?:[ \t]+(?:up|down|in|over|back))?(?=[ \t]+from\b)"
+    r"|(?:drove|driving|drives|drive|flew|flying|flies|fly|flown|headed|heading|going|goes|went)[ \t]+(?:back|home)(?=[ \t]+to\b)"
     # how far away: "ranch ~40 mi from colter", "LIVES 2 HRS NORTH OF BRANTLEY"
     r"|\d+[ \t]*(?:mi|miles?|km|hrs?|hours?)(?:[ \t]+(?:away|north|south|east|west))?(?=[ \t]+(?:from|of)\b)"
     # the patient's age and sex, then where they are from: "58 yo man from marrowfield", "34M FROM DEXTERVILLE"
@@ -38,7 +40,7 @@ _CUE_VERBS = (
 #: ordinary words ("lives in twin buttes", "drove in from cold spring"), where "moved to" may lead to a bed or a chair
 _RESIDENCE_VERB = re.compile(
     r"(?:lives|living|live|resides|residing|reside|born|raised|grew[ \t]+up|resident[ \t]+of|hometown|native[ \t]+of|originally[ \t]+from"
-    r"|drove|driving|flew|flying|flown)\b",
+    r"|drove|driving|drives|drive|flew|flying|flies|flown)\b(?![ \t]+(?:back|home)[ \t]+to\b)",
     re.I,
 )
 _PLACE_AFTER_CUE = re.compile(
@@ -50,12 +52,19 @@ _PLACE_AFTER_CUE = re.compile(
 #: one or two words typed where case says nothing, and a state after a comma
 _CASELESS_PLACE = r"(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{2,})?)(?P<state>,[ \t]*[a-z]{2}\b)?"
 _PLACE_AFTER_CUE_CASELESS = re.compile(_CUE_VERBS + _CASELESS_PLACE, re.I)
-#: "lives w/ son in south forge", "STAYING W/ HIS COUSIN IN PORT ALDER": who someone lives with, then where
+#: "lives w/ son in south forge", "STAYING W/ HIS COUSIN IN PORT ALDER", "lives independently in cape charles": who
+#: someone lives with or how, then where
 _RESIDENCE_WITH = re.compile(
-    r"\b(?:lives|living|resides|residing|staying|stays)[ \t]+(?:alone|(?:with|w/|w)[ \t]+(?:(?:his|her|their|the|a|an)[ \t]+)?[a-z'’-]+(?:[ \t]+[a-z'’-]+)?)"
+    r"\b(?:lives|living|resides|residing|staying|stays)[ \t]+(?:(?:alone|independently|by[ \t]+(?:him|her|them)sel(?:f|ves)"
+    r"|on[ \t]+(?:his|her|their)[ \t]+own|year[ \t-]round|full[ \t-]time|part[ \t-]time)(?=[ \t]+(?:in|near|outside|out|way)\b)"
+    r"|(?:with|w/|w)[ \t]+(?:(?:his|her|their|the|a|an)[ \t]+)?[a-z'’-]+(?:[ \t]+[a-z'’-]+)?)"
     r"[ \t]+(?:in|near|outside(?:[ \t]+of)?|(?:way[ \t]+)?out[ \t]+(?:past|at|in))[ \t]+" + _CASELESS_PLACE,
     re.I,
 )
+#: the way home: after it a town with a post office is where home is, even one that is a word ("DRIVING BACK TO PRICE")
+_HOMEWARD = re.compile(r"[ \t](back|home)[ \t]+to[ \t]", re.I)
+#: what follows a verb, never a town: "went home to check on the horses", "back to pick up his truck"
+_OBJECT_AFTER = re.compile(r"[a-z'’-]+[ \t]+(?:on|up|in|out|off|over|the|his|her|their|a|an|him|them|it|some)\b", re.I)
 #: "lives up bear branch", "LIVES ALONE UP BEARWALLOW HOLLOW", "lives out on orca rock island": up, down, out or over
 #: where someone lives, with no preposition of place after it
 _RESIDENCE_OUT = re.compile(
@@ -91,6 +100,12 @@ _FEATURE_DESCRIPTIONS = rule_list("place_cues", "feature_descriptions")
 #: "ON THE TOLMIE RIVER", "fishing on lake vermilion": a word that is no word, named as a creek, river or lake
 _FEATURE_NAME = re.compile(
     r"(?<![\w'’-])(?:(?P<name>[a-z][a-z'’-]{2,})[ \t]+(?:" + alternation(_FEATURE_TAILS) + r")|(?:lake|lk)[ \t]+(?P<lake>[a-z][a-z'’-]{2,}))(?![\w'’-])",
+    re.I,
+)
+#: "FOUND DOWN OUT AT THE SORENSEN PLACE", "kicked by cow at the yoder farm": a family's land, named by its surname
+_FAMILY_PROPERTY = re.compile(
+    r"(?<![\w-])the[ \t]+(?:old[ \t]+)?(?P<name>[A-Za-z][a-z'’-]+|[A-Z][A-Z'’-]+)[ \t]+(?:farm|ranch|place|homestead|property|dairy|orchard"
+    r"|acreage|farmstead|homeplace)(?![\w-])",
     re.I,
 )
 #: "rocky mountain spotted fever", "rift valley fever", "ross river virus": a disease named for a place is no place in a note
@@ -203,6 +218,9 @@ class PlaceCueRecognizer(RuleRecognizer):
                 end = self._place_end(m, strong_only=False)
                 if not end and _RESIDENCE_VERB.match(text, m.start()):
                     end = self._residence_end(m)
+                homeward = _HOMEWARD.search(m.group(0))
+                if not end and homeward and self._homeward_town(m.group("place").split()[0].lower(), homeward.group(1), text, m.start("place")):
+                    end = m.start("place") + len(m.group("place").split()[0])
                 if end:
                     out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/caseless"))
                     cued.add(m.start("place"))
@@ -244,6 +262,9 @@ class PlaceCueRecognizer(RuleRecognizer):
             elif self._town_word(words[0]) and self._rare_postal_town(words):
                 out.append(Span(m.start("place"), m.end("place"), Category.LOCATION, 0.6, "place_cue/rare_town"))
                 cued.add(m.start("place"))
+        for m in _FAMILY_PROPERTY.finditer(text):
+            if m.start("name") not in cued and self._family_name(m.group("name")) and case_says_nothing(m.group(0), m.start()):
+                out.append(Span(m.start("name"), m.end(), Category.LOCATION, 0.6, "place_cue/family_property"))
         for m in _FEATURE_NAME.finditer(text):
             name = m.group("name") or m.group("lake")
             if m.start() in cued or name.lower() in _FEATURE_DESCRIPTIONS or not self._town_word(name.lower(), rare=True):
@@ -335,6 +356,26 @@ class PlaceCueRecognizer(RuleRecognizer):
         "lives waianae w grandkids"); "lives alone", "lives independently", "lives nearby" are words."""
         first = m.group("place").split()[0].lower()
         return self._town_word(first, rare=True) and self._rare(first) and first not in _DIRECTIONS
+
+    def _homeward_town(self, word: str, way: str, text: str, at: int) -> bool:
+        """A post-office town that is no function, clinical or dwelling word: where someone drives back to ("back to
+        price"; not "back to bed", "home to wife", "back to home"). After "home to" a word is often a verb ("went
+        home to check on the horses"), so there the town must be one English never writes; a verb's object after the
+        word makes it a verb either way."""
+        lex = self.resources.lexicon
+        if word in FUNCTION_WORDS or word in _NOT_PLACE_WORDS or word in PLACE_TAILS or word in _FEATURE_TAILS or lex.is_clinical(word):
+            return False  # "back to the lake", "home to river"
+        if _OBJECT_AFTER.match(text, at) or (way.lower() == "home" and not self._rare(word)):
+            return False
+        return word in us_postal_towns()
+
+    def _family_name(self, word: str) -> bool:
+        """A listed surname that no everyday or clinical word is ("the sorensen place"; not "the dairy farm", "the
+        home place", "the mussel farm")."""
+        lex, low = self.resources.lexicon, word.lower()
+        if low in FUNCTION_WORDS or lex.is_stop(low) or lex.is_clinical(low) or lex.is_everyday(low) or low in _NOT_PLACE_WORDS:
+            return False
+        return lex.is_last(low)
 
     def _rare(self, word: str) -> bool:
         """A word English writes less than twice in a million words."""
