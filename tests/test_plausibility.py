@@ -331,6 +331,9 @@ def test_a_model_date_that_is_a_fraction_of_a_rate_or_a_dose_is_rejected(check):
         ("ancef on call to ep lab, k 4.5 mg 2.2", "ep lab", Category.HOSPITAL, False),
         ("CT TUBE TO -20 CM H2O, AIR LEAK 2/7 ON PLEUR-EVAC, TIDALING +.", "2/7", Category.DATE, False),
         ("CT TUBE PLACED 2/7, NO AIR LEAK.", "2/7", Category.DATE, True),
+        # a word a month's short form begins is no month
+        ("watch for delayed ards, no abx unless febrile.", "febrile", Category.DATE, False),
+        ("seen in clinic feb 3, no events.", "feb 3", Category.DATE, True),
     ],
 )
 def test_a_model_span_that_a_shape_of_clinical_writing_explains_is_rejected(check, text, value, category, plausible):

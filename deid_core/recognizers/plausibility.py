@@ -48,7 +48,12 @@ from deid_core.recognizers.rules.tokens import CaseBlind
 from deid_core.spans import Category, Evidence, Span
 
 _WEAK_NAME_CUE = re.compile(r"\b(?:pt|patient)[ \t]*$", re.I)
-_MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.I)
+#: a month's name or its short form, never a word it begins ("febrile", "decreased", "augmentin")
+_MONTH = re.compile(
+    r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?"
+    r"|dec(?:ember)?)\b",
+    re.I,
+)
 _CLOCK = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _NUMERIC_DATE = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b")

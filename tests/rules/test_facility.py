@@ -375,6 +375,7 @@ def test_an_ambulance_or_flight_service_named_by_its_town_or_its_own_word_is_a_f
 def test_an_ambulance_or_air_named_by_its_kind_is_no_facility(unit_finds):
     note = "by ground ems, via private ambulance, per ems, local fire and rescue, county ems, on room air, humidified air via tc"
     assert unit_finds("facility", note + LOWER_TAIL) == {}
+    assert unit_finds("facility", "tnk given at 0910, no reperfusion, rescue pci lad 1230, albuterol rescue inhaler" + LOWER_TAIL) == {}
     assert unit_finds("facility", "RA AIR. AIR EVAC. HOME VIA WHEELCHAIR AMBULANCE. CODE RESCUE. HELICOPTER EMS. BY BLS AMBULANCE.") == {}
 
 

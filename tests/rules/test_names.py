@@ -496,6 +496,7 @@ def test_a_short_title_with_its_full_stop_is_a_title_in_lower_case(detect):
         "OOB W/ 2 ASSIST & SARA STEDY. MORSE 55. FALL PRECAUTIONS.",
         "ADMIT ICU FOR HYPOTENSION, EBL 900 ML. +MURPHY'S PRE-OP. NEG HOMAN'S. HGB 9.2.",
         "ruq pain, +murphy's on exam, hgb 9.2 and lactate 1.1, surgery aware, pt resting comfortably with sats in the 90s",
+        "skin: s/p debridement fournier gangrene, wet to dry dsg perineum, pt resting comfortably with sats in the 90s",
     ],
 )
 def test_a_name_after_an_eponym_modifier_or_before_a_device_is_no_name(detect, text):

@@ -124,4 +124,5 @@ def test_four_digits_after_page_and_a_role_are_a_pager_and_a_clock_time_is_none(
 def test_three_digits_after_ext_are_an_extension_and_a_clock_time_after_it_is_when_extubated(unit_finds):
     assert unit_finds("phone", "CALL CHARGE RN EXT 214 WITH QUESTIONS.") == {"214": Category.PHONE}
     assert unit_finds("phone", "EXT 0930 TO 2L NC. BLE EXT 4/5. ext 1100 to 4l, pager 123") == {}
+    assert unit_finds("phone", "CAN BE REACHED AT WORK EXT 2219, front desk ext 2204") == {"2219": Category.PHONE, "2204": Category.PHONE}
     assert unit_finds("phone", "UNIT PHONE X4471, PAGER 1130") == {"X4471": Category.PHONE, "1130": Category.PHONE}

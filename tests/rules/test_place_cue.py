@@ -245,6 +245,7 @@ def test_where_a_relative_drives_from_or_back_to_is_a_place(unit_finds):
     note = "son driving back to work, dtr heading back to bed, wife going home to sleep, back to camp" + LOWER_TAIL
     assert unit_finds("place_cue", note) == {}
     assert unit_finds("place_cue", "DTR GOING BACK TO LAKE, HUSBAND GOING HOME TO WIFE. NO EVENTS OVERNIGHT.") == {}
+    assert unit_finds("place_cue", "ROLLOVER N OF TOWN, FLOWN FROM SCENE. L1 BURST FX.") == {}
     note = "husband went home to check on the horses, son went back to check on the cattle"
     assert unit_finds("place_cue", note + LOWER_TAIL) == {}
 

@@ -539,6 +539,9 @@ class FacilityRecognizer(RuleRecognizer):
         lex = self.resources.lexicon
         out = []
         for m in _RESCUE_TYPE.finditer(text):
+            after = re.match(r"[ \t]+([A-Za-z]+)", text[m.end() : m.end() + 20])
+            if after and (lex.is_clinical(after.group(1)) or after.group(1).upper() in CLINICAL_ACRONYMS):
+                continue  # "no reperfusion rescue pci", "rescue inhaler": a clinical use of the word
             words: list[tuple[int, str]] = []
             pos = m.start()
             while len(words) < _RESCUE_NAME_WORDS:

@@ -49,13 +49,18 @@ _ID_WORD_BEFORE = re.compile(
 _EXT_LABEL = re.compile(r"ext|extension", re.I)
 
 
+#: whose line an extension is: before it, four digits a clock could read are still the extension ("WORK EXT 2219",
+#: "front desk ext 2204")
+_LINE_OWNER_BEFORE = re.compile(r"\b(?:desk|work|office|phone|line|clinic|station|unit|nurse|charge|cell|home|main|direct|or|at)[ \t]*$", re.I)
+
+
 def _pager_ok(text: str, m: re.Match[str]) -> bool:
     value = m.group("v")
     if not _EXT_LABEL.match(m.group(0)):
         return not (value.isdigit() and len(value) == 3)
     if re.search(r"\d[ \t]*,?[ \t]*$", text[max(0, m.start() - 4) : m.start()]):
         return False  # "555-0160 ext 212": the number it extends holds it
-    return not _clock_time(value)
+    return not _clock_time(value) or bool(_LINE_OWNER_BEFORE.search(text, max(0, m.start() - 16), m.start()))
 
 
 def _not_id_labelled(text: str, m: re.Match[str]) -> bool:
