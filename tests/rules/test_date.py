@@ -219,8 +219,9 @@ def test_a_day_of_the_month_after_since_around_or_about_is_a_date(unit_finds):
     assert unit_finds("date", "walked since about the 3rd floor landing") == {}
 
 
-def test_a_grade_of_an_air_leak_is_no_date(unit_finds):
+def test_a_grade_of_an_air_leak_or_a_liver_segment_is_no_date(unit_finds):
     assert unit_finds("date", "CT TUBE TO -20 CM H2O, AIR LEAK 2/7 ON PLEUR-EVAC") == {}
+    assert unit_finds("date", "Loculated collection R hepatic lobe (seg 7/8). Drain placed.") == {}
 
 
 def test_a_day_before_status_post_or_a_post_op_day_is_the_day_of_the_event(unit_finds):
