@@ -425,7 +425,7 @@ _WORD_BEFORE = re.compile(r"(?<![\w/-])([A-Za-z][A-Za-z]+)[ \t]+$")
 _CLAUSE_OPENER = re.compile(r"(?:^|,)[ \t]*(?:(?:pt|patient|he|she|they)[ \t]+)?([A-Za-z]+)\b[^,]*$", re.I)
 
 
-def _TRAP_SHAPE(month: int, day: int) -> bool:
+def _trap_shape(month: int, day: int) -> bool:
     """Both numbers up to 5 (a strength grade, a count: ``LUE 4/5``), days out of seven (``fever 5/7``), or a score's
     total (``2/10``): shapes a bare m/d shares with what is no date."""
     return (month <= 5 and day <= 5) or (day == 7 and month < 7) or day == 10 or day in _SCORE_DENOMINATORS
@@ -522,7 +522,7 @@ class DateRecognizer(PatternRecognizer):
     def _ends_past_event(before: str, after: str, month: int, day: int) -> bool:
         """``FELL ON ICE IN DRIVEWAY 3/8,``: an m/d that ends a clause opened by a past tense is the day it happened;
         the shapes of a grade, a fraction, a duration or a score stay out as after a clinical term."""
-        if _TRAP_SHAPE(month, day) or not _CLAUSE_END.match(after):
+        if _trap_shape(month, day) or not _CLAUSE_END.match(after):
             return False
         opener = _CLAUSE_OPENER.search(before)
         return bool(opener) and past_tense(opener.group(1).lower())
@@ -534,7 +534,7 @@ class DateRecognizer(PatternRecognizer):
         (``LUE 4/5.``), a number of days out of seven a duration (``fever 5/7``), and a score's total is no day
         (``Nausea 2/10.``):
         those are left to the cues above."""
-        if _TRAP_SHAPE(month, day):
+        if _trap_shape(month, day):
             return False
         word = _WORD_BEFORE.search(before)
         return bool(word) and bool(_CLAUSE_END.match(after)) and default_lexicon().is_clinical(word.group(1))

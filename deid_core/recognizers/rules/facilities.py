@@ -266,8 +266,6 @@ def _facility_matches(text: str):
             yield inner
 
 
-#: words that join a clause, never the words of a facility's name before its type word
-#: a word that ends a sentence when a full stop follows it: three letters or more, or a count ("X1.")
 #: "BROUGHT IN BY SCIPIO AMBULANCE", "ocean city ems", "douglas co ambulance", "crew from bayhawk air": an ambulance,
 #: rescue or flight service named by its town or its own word, in any case ("by ground ems", "room air" name none)
 _RESCUE_TYPE = re.compile(
@@ -276,8 +274,8 @@ _RESCUE_TYPE = re.compile(
     re.I,
 )
 _RESCUE_NAME_WORD = re.compile(r"([A-Za-z][A-Za-z'’.-]*)[ \t]+$")
-#: endings of a word that describes air rather than names a flight service
-_AIR_DESCRIBED = re.compile(r"(?:ed|ing|al|ic|ous|ive|ary|ian|ar|ent|ant|ful|less)$")
+#: endings, beside an adjective's, of a word that describes air rather than names a flight service ("humidified")
+_AIR_DESCRIBED = re.compile(r"(?:ed|ing|ar|ent|ant|ful|less)$")
 #: how many words may name a rescue service ("north ocean city ems" is three)
 _RESCUE_NAME_WORDS = 3
 
@@ -566,7 +564,7 @@ class FacilityRecognizer(RuleRecognizer):
         joined = " ".join(core)
         if not air and (joined in us_cities() or joined in us_postal_towns() or f"{joined} county" in us_counties()):
             return len(core) > 1 or not (_plain_word(lex, joined) or lex.is_common_word(joined, strict=True))
-        if air and any(_AIR_DESCRIBED.search(w) for w in core):
+        if air and any(_ADJECTIVE_END.search(w) or _AIR_DESCRIBED.search(w) for w in core):
             return False  # "humidified air", "subcutaneous air", "entrained air": what kind of air
         return not any(_plain_word(lex, w) or lex.is_common_word(w) for w in core)
 
