@@ -258,3 +258,21 @@ def test_a_road_number_at_the_end_of_a_sentence_and_a_lettered_highway_are_roads
     found = unit_finds("address", "FOUND AT TRAILER ON COUNTY ROAD 412. ROLLOVER ON HWY 19. LIVES OFF HWY KK, WOOD STOVE.")
     assert found == {"COUNTY ROAD 412": Category.LOCATION, "HWY 19": Category.LOCATION, "HWY KK": Category.LOCATION}
     assert unit_finds("address", "ROLLOVER ON HWY N OF TOWN. WALKING ON HWY AT NIGHT. MEDS ON ROUTE PO, ON ROUTE IV.") == {}
+
+
+def test_texas_farm_to_market_roads_state_highways_and_interstates_are_roads(unit_finds):
+    found = unit_finds("address", "atv rollover on own ranch off fm 1431, mvc on i-10 near town. ROLLOVER ON IH 35. LIVES OFF RANCH RD 337.")
+    assert found == {"fm 1431": Category.LOCATION, "i-10": Category.LOCATION, "IH 35": Category.LOCATION, "RANCH RD 337": Category.LOCATION}
+
+
+def test_a_road_named_for_what_it_serves_is_no_street(unit_finds):
+    assert unit_finds("address", "OIL FIELD WORKER FOUND CONFUSED ON LEASE ROAD BY COWORKER, on caliche road to the tank") == {}
+    assert unit_finds("address", "i-stat 7.3 on arrival, sh 2 episodes") == {}
+
+
+def test_a_route_with_a_letter_is_a_road_and_a_seasonal_road_is_none(unit_finds):
+    assert unit_finds("address", "lives on seasonal road off rt 17c and could not get out. on rt 2l nc.") == {"rt 17c": Category.LOCATION}
+
+
+def test_how_long_a_patient_sat_up_is_no_chair_number(unit_finds):
+    assert unit_finds("address", "PT UP TO CHAIR 2H, TOL. MOVED TO CHAIR 12.") == {"CHAIR 12": Category.LOCATION}

@@ -238,3 +238,13 @@ def test_an_event_after_a_comma_takes_back_a_day_from_a_vital_before_it(unit_fin
 def test_a_day_that_ends_a_clause_opened_by_a_past_tense_is_when_it_happened(unit_finds):
     assert unit_finds("date", "FELL ON ICE IN DRIVEWAY 3/8, FOUND BY MAILMAN NEXT AM.") == {"3/8": Category.DATE}
     assert unit_finds("date", "ATE 3/4, DRANK 6/8 OZ. RATED 6/10. PT WEANED 6/8, FELL 2/7.") == {}
+
+
+def test_a_ventilator_setting_ending_in_its_oxygen_per_cent_is_no_date(unit_finds):
+    assert unit_finds("date", "vent weaned to cpap/ps 10/8/40%, on ps 12/8/40 % overnight") == {}
+    assert unit_finds("date", "last seen 10/8/24, ok") == {"10/8/24": Category.DATE}
+
+
+def test_a_breathing_trial_on_its_setting_is_no_date(unit_finds):
+    assert unit_finds("date", "sbt this am on 5/5 x30 min, rsbi 48. extubated after passing sbt on 5/5.") == {}
+    assert unit_finds("date", "echo 5/5 showed ef 30. vent settings changed on 11/3") == {"5/5": Category.DATE, "11/3": Category.DATE}

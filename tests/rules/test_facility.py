@@ -389,3 +389,57 @@ def test_a_drugstore_or_a_critical_access_hospital_typed_in_lower_case_is_a_faci
     found = unit_finds("facility", note + LOWER_TAIL)
     assert found == {"hometown drug": Category.HOSPITAL, "juniper springs critical access": Category.HOSPITAL}
     assert unit_finds("facility", "admitted due to illicit drug use, sent for urine drug screen" + LOWER_TAIL) == {}
+
+
+def test_a_fire_department_named_by_its_town_is_a_facility_and_a_rescue_named_by_its_kind_is_not(unit_finds):
+    found = unit_finds("facility", "ROSC AFTER 2 ROUNDS CPR PER KERRVILLE FIRE. EXTRICATED BY BANDERA VOLUNTEER FIRE DEPT.")
+    assert found == {"KERRVILLE FIRE": Category.HOSPITAL, "BANDERA VOLUNTEER FIRE DEPT": Category.HOSPITAL}
+    none = "SWIFTWATER RESCUE AT LOW WATER CROSSING. burns from house fire, brush fire. per volunteer fire dept. rope rescue"
+    assert unit_finds("facility", none) == {}
+
+
+def test_a_county_hospital_written_short_is_one_facility(unit_finds):
+    assert unit_finds("facility", "tpa given at gillespie co hosp at 1612") == {"gillespie co hosp": Category.HOSPITAL}
+
+
+def test_a_short_forms_possessive_after_referred_to_is_no_destination(unit_finds):
+    assert unit_finds("facility", "MAN CALLED FOR UPDATE, REFERRED TO PT'S MOTHER AS NEXT OF KIN.") == {}
+
+
+def test_a_place_beside_a_facility_is_no_part_of_its_name(unit_finds):
+    assert unit_finds("facility", "SOCIAL: WIFE STAYING AT MOTEL NEAR HOSP.\nPLAN: SAME") == {}
+    assert unit_finds("facility", "TRANSFERRED FROM KIMBLE HOSPITAL TONIGHT")["KIMBLE HOSPITAL"] == Category.HOSPITAL
+
+
+def test_a_hospital_named_by_its_kind_is_a_facility_once_its_city_follows(unit_finds):
+    assert unit_finds("facility", "accepted for tips at university hospital in san antonio, awaiting air") == {"university hospital": Category.HOSPITAL}
+    assert unit_finds("facility", "sent to a hospital in denver. county hospital in the area. university hospital in the morning") == {}
+
+
+def test_a_town_with_a_post_office_is_no_facility_short_form(unit_finds):
+    assert unit_finds("facility", "FLOWN BY AIR EVAC FROM SONORA. WORKS AT WALMART IN BOERNE.") == {}
+    assert unit_finds("facility", "TRANSFERRED FROM HRMC ICU") == {"HRMC": Category.HOSPITAL}
+
+
+def test_a_town_service_named_with_its_fire_department_or_squad_is_a_facility(unit_finds):
+    text = "NARCAN BY CORNING FIRE EMS. SHOCKED X2 BY OWEGO EMERGENCY SQUAD. BROUGHT BY BATH VOL AMBULANCE."
+    assert unit_finds("facility", text) == {
+        "CORNING FIRE EMS": Category.HOSPITAL,
+        "OWEGO EMERGENCY SQUAD": Category.HOSPITAL,
+        "BATH VOL AMBULANCE": Category.HOSPITAL,
+    }
+    assert unit_finds("facility", "house fire ems. no emergency. by fire ems. emergency squad arrived. per volunteer ambulance") == {}
+
+
+def test_a_regional_general_or_critical_access_hospital_written_short_is_a_facility(unit_finds):
+    found = unit_finds("facility", "TRANSFERRED FROM DELHI MERCY CAH W/ K 7.2. TRANSFERRED FROM CORTLAND REG FOR GBS. TOL REG DIET.")
+    assert found["DELHI MERCY CAH"] == found["CORTLAND REG"] == Category.HOSPITAL
+    assert not any("DIET" in span for span in found)
+    assert unit_finds("facility", "2u prbc given at tioga gen prior to transfer. to gen surg. on reg insulin")["tioga gen"] == Category.HOSPITAL
+    assert unit_finds("facility", "tol reg diet. under gen anesthesia. on reg insulin") == {}
+
+
+def test_a_care_homes_first_word_that_is_no_word_is_part_of_its_name(unit_finds):
+    found = unit_finds("facility", "in her 90s, long term resident of sutton willows care center, returning there today")
+    assert found == {"sutton willows care center": Category.HOSPITAL}
+    assert unit_finds("facility", "plan transition to ihd then ltach. bring her dentures from alf.") == {}

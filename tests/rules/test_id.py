@@ -66,3 +66,7 @@ def test_a_tubes_french_size_is_no_identifier(unit_finds):
 def test_a_small_decimal_is_a_reading_even_after_a_strong_label(unit_finds):
     assert unit_finds("id", "Pupil check with the pupillometer: NPi 4.2 bilaterally.") == {}
     assert unit_finds("id", "Referring NPI: 1234567893") == {"1234567893": Category.ID}
+
+
+def test_a_rate_of_output_after_a_label_is_no_identifier(unit_finds):
+    assert unit_finds("id", "GU: NEPH TUBE 250ML/SHIFT CLEARING, DRAIN 40CC/HR") == {}

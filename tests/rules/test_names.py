@@ -907,3 +907,56 @@ def test_a_shift_or_a_service_before_a_credential_is_no_name(unit_finds):
     text = "Wound Care RN consult placed. Structural Heart NP to see in AM. Hand-off given to Day RN at 0700. Night RN updated."
     assert unit_finds("names", text) == {}
     assert unit_finds("names", "Report from Mary Rose RN at 0700.") == {"Mary Rose": Category.DOCTOR}
+
+
+def test_a_trade_or_job_names_no_one_without_a_cue(detect):
+    assert detect("UNEMPLOYED WELDER, BROTHER REPORTS HEAVY DAILY DRINKING. TLSO FITTED BY ORTHOTIST, HOB UP 30.") == {}
+    assert detect("DR BARBER AWARE. SEEN BY DR WATERMAN") == {"BARBER": Category.DOCTOR, "WATERMAN": Category.DOCTOR}
+
+
+def test_a_role_and_a_word_given_name_before_a_comma_and_the_next_person_names_the_staff_member(detect):
+    found = detect("family meeting w/ dr okonkwo, chaplain grace, wife norma, and 3 children.")
+    assert found == {"okonkwo": Category.DOCTOR, "grace": Category.DOCTOR, "norma": Category.PATIENT}
+
+
+def test_surnames_with_no_given_name_on_a_line_in_capitals_are_words(detect):
+    assert detect("RATTLESNAKE BITE R HAND WHILE MOVING HAY BALES IN BARN APPROX 1500.") == {}
+    assert detect("CALLED TUCKER MCBRIDE AT 1500.") == {"TUCKER MCBRIDE": Category.PATIENT}
+
+
+def test_the_emergency_department_written_short_is_no_name_after_by(detect):
+    assert detect("r ij cvc placed by ed, cxr confirmed.") == {}
+    assert detect("son ed called, updated.") == {"ed": Category.PATIENT}
+
+
+def test_a_given_name_with_its_relation_alone_in_brackets_names_the_relative_even_when_it_is_a_word(detect):
+    assert detect("HOPE (WIFE) CALLED FOR UPDATE.") == {"HOPE": Category.PATIENT}
+    assert detect("called hope (wife) re plan. per rusty (brother) pt drinks daily.") == {"hope": Category.PATIENT, "rusty": Category.PATIENT}
+    assert detect("pain (wife says) worse. will (son) call back. rest (family) aware") == {}
+
+
+def test_a_trade_after_works_as_or_retired_names_no_one(detect):
+    assert detect("PT TEARFUL, WORKS AS A MASON, ASKING WHEN HE CAN GO BACK TO WORK.") == {}
+    assert detect("RETIRED BARBER, LIVES ALONE ABOVE HIS OLD SHOP.") == {}
+
+
+def test_a_participle_after_pt_describes_the_patient(detect):
+    assert detect("1.5L FLUID RESTRICTION, PT GRUMBLING.") == {}
+    assert detect("PT MANNING ADMITTED FROM ED.") == {"MANNING": Category.PATIENT}
+
+
+def test_a_relative_named_by_a_clinical_word_is_named_when_where_they_live_follows(detect):
+    text = "daughter peg lives out of state, prefers update by phone. pt resting comfortably on the vent overnight no acute events"
+    assert detect(text) == {"peg": Category.PATIENT}
+
+
+def test_short_forms_of_recommend_possible_a_cardiac_surgery_unit_and_the_embolism_team_name_no_one(detect):
+    text = "PT/OT EVAL DONE, REC ACUTE REHAB. AMBULATE WITH PT, POSS TRANSFER TO STEPDOWN. TPA PER PERT. TRANSFER TO CVSU."
+    assert detect(text) == {}
+
+
+def test_a_relatives_surname_that_is_a_word_joins_the_name_when_what_they_do_follows(detect):
+    text = "friend terry bell called asking for info. nephew marcus young will pick pt up. wife mary still at bedside. pt resting on the vent"
+    found = detect(text)
+    assert found["terry bell"] == found["marcus young"] == found["mary"] == Category.PATIENT
+    assert "mary still" not in found

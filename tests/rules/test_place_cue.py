@@ -263,3 +263,20 @@ def test_a_familys_land_named_by_its_surname_is_a_place(unit_finds):
     assert unit_finds("place_cue", "kicked by cow at the yoder farm" + LOWER_TAIL) == {"yoder farm": Category.LOCATION}
     note = "the dairy farm, the family farm, the home place, the old place, the mussel farm, the cattle ranch, the apple orchard"
     assert unit_finds("place_cue", note + LOWER_TAIL) == {}
+
+
+def test_a_time_after_a_journey_is_no_place_and_a_town_after_a_second_in_is_read(detect):
+    assert detect("pt will need to walk on long drives from now on. report called to floor.") == {}
+    found = detect("ASKING IF HE CAN RIDE IN RODEO IN BANDERA NEXT MONTH - NO CONTACT SPORTS")
+    assert found == {"BANDERA": Category.LOCATION}
+
+
+def test_a_county_written_short_after_a_place_is_part_of_it(detect):
+    assert detect("rattlesnake bite while moving hay at home in menard co, rec'd 6 vials crofab")["menard co"] == Category.LOCATION
+
+
+def test_a_lake_or_river_named_with_ordinary_words_after_a_pastime_on_water_is_a_place(unit_finds):
+    found = unit_finds("place_cue", "found down in her canoe on a float trip on the jacks fork. FELL OFF BOAT WHILE FISHING ON TABLE ROCK LAKE")
+    assert found == {"jacks fork": Category.LOCATION, "TABLE ROCK LAKE": Category.LOCATION}
+    none = "swimming in the river, fishing on the frozen lake, fishing in his own creek, kayaking on the big lake, boating on the lake"
+    assert unit_finds("place_cue", none) == {}

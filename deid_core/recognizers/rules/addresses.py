@@ -114,11 +114,16 @@ _CASELESS_ROAD = re.compile(
     _I,
 )
 #: a road known by its number after a preposition of place, and the cross road of an intersection: "ranch off rd 28",
-#: "LIVES ALONE OUT ON CR 23", "AT RD 12 AND P.", "OFF AVE 416 AND RD 80" (grid roads of farm counties), "deer on us 80";
+#: "LIVES ALONE OUT ON CR 23", "AT RD 12 AND P.", "OFF AVE 416 AND RD 80" (grid roads of farm counties), "deer on us 80",
+#: "off fm 1431", "off rt 17c";
 #: "RT" is a route only with a number that no unit follows ("MVC ON RT 13", not "on rt 2 l nc", "on rt 40%")
 _NUMBERED_ROAD = re.compile(
     r"(?<![\w-])(?:on|off|at|near|along|past)[ \t]+(?P<road>(?:(?:rd|road|cr|ave|avenue|us|route|rte)[ \t]*#?[ \t]*\d{1,4}(?:(?!x\b)[a-z])?"
-    r"|rt\.?[ \t]*\d{1,3}(?![ \t]*(?:[%\d]|(?:l|lpm|mg|mcg|ml|cc|kg|g|x|units?|breaths?|bpm|min|mins|hrs?|h|lit(?:er|re)s?)\b)))(?![\w/-]|\.\d)"
+    # Texas writes its farm- and ranch-to-market roads, state highways and interstates short: "off fm 1431", "ON RM 337",
+    # "mvc on i-10", "ON IH 35"
+    r"|(?:fm|rm|sh|ranch[ \t]+(?:road|rd)|(?:farm|ranch)[ \t]+to[ \t]+market(?:[ \t]+(?:road|rd))?)[ \t]*-?[ \t]*\d{2,4}"
+    r"|(?:i[ \t]*-|ih[ \t]*-?)[ \t]*\d{1,3}"
+    r"|rt\.?[ \t]*\d{1,3}(?![ \t]*(?:[%\d]|(?:l|lpm|mg|mcg|ml|cc|kg|g|x|units?|breaths?|bpm|min|mins|hrs?|h|lit(?:er|re)s?)\b))(?:[a-f](?!\w))?)(?![\w/-]|\.\d)"
     r"(?:[ \t]+(?:and|&)[ \t]+(?:(?:rd|road|cr|ave|avenue)[ \t]*\d{1,4}(?![\w/-]|\.\d)|[a-z](?=[ \t]*[.,;])))?)",
     _I,
 )
@@ -146,7 +151,13 @@ _CASELESS_NAMED_STREET = re.compile(
     _I,
 )
 #: what kind of road it is, not its name: "on gravel rd", "ON A DIRT ROAD"
-_ROAD_KINDS = frozenset({"gravel", "dirt", "paved", "unpaved", "icy", "wet", "muddy", "rural", "back", "private", "side", "county", "farm", "ranch", "logging"})
+_ROAD_KINDS = frozenset(
+    {"gravel", "dirt", "paved", "unpaved", "icy", "wet", "muddy", "rural", "back", "private", "side", "county", "farm", "ranch", "logging"}
+    # what a road serves: "FOUND CONFUSED ON LEASE ROAD", "on the caliche road to the tank battery"
+    | {"lease", "caliche", "access", "service", "frontage", "haul", "oilfield", "pasture", "fire", "forest", "levee", "section"}
+    # when it is open: "lives on seasonal road off rt 17c"
+    | {"seasonal", "unmaintained", "summer", "winter"}
+)
 #: words that lead a street's name though English uses them ("old mill rd", "NEW HOPE RD")
 _STREET_LEADS = frozenset({"old", "new", "upper", "lower", "north", "south", "east", "west"})
 #: a numbered street, in any case, after "on", "off", "near": "found down on w 63rd st", "LIVES OFF E 14TH STREET"
@@ -464,8 +475,10 @@ class LocationPatternRecognizer(RuleRecognizer):
                 continue  # "s/p cabg, pod #2", "AMBULATE POD 1": a post-operative day, not a bed pod
             if _HEAD_OF_BED_BEFORE.search(text, max(0, m.start() - 12), m.start()):
                 continue  # "HEAD OF BED 30": the bed's angle in degrees
-            if _CHAIR_AT.fullmatch(m.group(0)) or re.search(r"chair[ \t]*\d[xX]$", m.group(0), _I):
-                continue  # "OOB TO CHAIR 1500", "chair 1400-1600", "CHAIR 3X": the hour or the times the patient sat up
+            if _CHAIR_AT.fullmatch(m.group(0)) or re.search(r"chair[ \t]*\d{1,2}[xXhH]$", m.group(0), _I):
+                # "OOB TO CHAIR 1500", "chair 1400-1600", "CHAIR 3X", "UP TO CHAIR 2H": the hour, the times or how long
+                # the patient sat up
+                continue
             if _BED_AT.fullmatch(m.group(0)) and _TO_BED_BEFORE.search(text, max(0, m.start() - 8), m.start()):
                 continue  # "BACK TO BED 1500": the hour the patient went back to bed
             if _MEASURE_AFTER.match(text, m.end()):

@@ -73,6 +73,10 @@ def _valid_md(a: int, b: int) -> bool:
     return (1 <= a <= 12 and 1 <= b <= 31) or (1 <= a <= 31 and 1 <= b <= 12)
 
 
+#: a per cent sign after the last number: no date ends so
+_PERCENT_AFTER = re.compile(r"[ \t]*%")
+
+
 def _numeric_date_ok(text: str, m: re.Match[str]) -> bool:
     a, b, y = int(m.group("a")), int(m.group("b")), m.group("y")
     if not _valid_md(a, b):
@@ -81,6 +85,8 @@ def _numeric_date_ok(text: str, m: re.Match[str]) -> bool:
         return False
     if m.group("sep") == "." and len(y) == 2 and (len(m.group("a")) < 2 or len(m.group("b")) < 2):
         return False  # 1.2.10 is more often a list number or a version than a date
+    if _PERCENT_AFTER.match(text, m.end()):
+        return False  # "cpap/ps 10/8/40%": pressures and the oxygen of a ventilator's setting
     return True
 
 
@@ -399,8 +405,10 @@ _WEEKDAY_AFTER = re.compile(
 )
 _MD_COURSE_DAY = re.compile(r"\bday[ \t]*#?[ \t]*$", _I)
 _MD_LINE_START_AFTER = re.compile(r"^[ \t]*(?::|-[ \t]|–|—|\))")
+#: the trap words of a ventilator, after which "on" leads a setting, not a day ("sbt this am on 5/5")
+_VENTILATOR_WORDS = frozenset({"peep", "ps", "psv", "cpap", "bipap", "ipap", "epap", "niv", "nippv", "avaps", "vent", "ventilator", "simv", "prvc", "sbt", "sbts", "srt"})
 _MD_TRAP_BEFORE = re.compile(
-    r"\b(?P<word>bp|b/p|blood[ \t]+pressures?|pressures?|peep|ps|psv|cpap|bipap|ipap|epap|niv|nippv|avaps|vent|ventilator|settings?|simv|prvc|"
+    r"\b(?P<word>bp|b/p|blood[ \t]+pressures?|pressures?|peep|ps|psv|cpap|bipap|sbts?|srt|ipap|epap|niv|nippv|avaps|vent|ventilator|settings?|simv|prvc|"
     r"ac|strength|motor|power|pain|scores?|scored|grades?|reflex(?:es)?|ratio|dose|doses|tabs?|tablets?|rated|scale|"
     r"cp|chest[ \t]+pain|gcs|apgars?|murmur|dtrs?|vision|acuity|mmhg|sbp|dbp|fio2|spo2|weaned|wean|weaning|titrated|rass|cam|tof|twitch(?:es)?|"
     r"train[ \t]+of[ \t]+(?:four|4)|leak|segs?|segments?|d5w?|d10w?|dextrose|ha|h/a|headache|mmse|moca|slums|nihss|braden|morse|phq-?9|gad-?7|ciwa|cows|(?<!next[ \t])(?<!last[ \t])sessions?)\b[^/]*$",
@@ -472,8 +480,9 @@ def in_score_or_count(text: str, start: int, end: int) -> bool:
     if not trap:
         return False
     rest = before[trap.end("word") :]
-    if _MD_CUE_BEFORE.search(rest):
-        return False
+    cue = _MD_CUE_BEFORE.search(rest)
+    if cue and not (trap.group("word").lower() in _VENTILATOR_WORDS and re.fullmatch(r"on[ \t]*", cue.group(0), _I)):
+        return False  # but "passing sbt on 5/5": a ventilator is on its setting
     comma = rest.rfind(",")
     return not (comma >= 0 and _MD_EVENT_BEFORE.search(rest[comma + 1 :]) and not _PAST_BEFORE_NUMBER.search(rest[comma + 1 :]))
 

@@ -24,6 +24,8 @@ from deid_core.spans import Category, Span
 _I = re.IGNORECASE
 
 
+#: what "reg" and "gen" shorten when no facility is meant: "reg diet", "reg insulin", "gen anesthesia", "gen surg"
+_SHORT_TYPE_NOT_BEFORE = r"(?![ \t]+(?:diet|insulin|rate|rhythm|schedule|sched|dose|doses|meds?|anes\w*|surg\w*|med\b|medicine|floor|ward|pop\w*)\b)"
 _FAC_TYPE = (
     r"Hospitals?|Hosp\b\.?|Medical[ \t]+Cent(?:er|re)|Med\.?[ \t]+Ctr\.?|Health[ \t]+(?:Cent(?:er|re)|System|Services|Sciences[ \t]+Cent(?:er|re)"
     r"|Clinic|Care(?:[ \t]+System)?|Partners|Network)|Healthcare(?:[ \t]+System)?|Clinics?|Infirmary|Hospice"
@@ -64,6 +66,8 @@ _FAC_TYPE = (
     r"|Infectious[ \t]+Diseases?(?:[ \t]+(?:Associates|Consultants|Specialists|Clinic))?|(?:Dept\.?|Department)[ \t]+of[ \t]+(?:Public[ \t]+)?Health"
     r"|Urgent[ \t]*(?:&|and)[ \t]*(?:Occupational|Primary|Family)[ \t]+Care|(?:Heart|Kidney|Cancer|Medical|Health|Eye)[ \t]+Foundation"
     r"|Ctr\.?|Regional(?![ \t]+(?-i:[A-Z][a-z]))"
+    # a regional or general hospital and a critical access hospital written short: "FROM CORTLAND REG", "DELHI MERCY CAH"
+    r"|CAH|Critical[ \t]+Access(?:[ \t]+Hosp(?:ital)?)?|(?:Reg|Gen)\.?" + _SHORT_TYPE_NOT_BEFORE
 )
 _FAC_NAME_TOKEN = r"(?:St\.|Ste\.|Mt\.|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’&-]*\.?)"
 _FACILITY = re.compile(
@@ -158,7 +162,7 @@ _CARE_HOME = re.compile(
 #: "at sandpiper dialysis", "from lakeside community hosp", "back to fairhaven rehab": a facility typed in lower case
 _LOWER_FACILITY = re.compile(
     r"(?:\b(?:at|from|to|in|via|agency|by)|@)[ \t]*(?P<name>(?P<head>(?!(?:from|into|onto|with|over)\b)[a-z][a-z-]{2,})(?:[ \t]+(?P<second>[a-z][a-z-]{2,}))??"
-    r"(?:[ \t]+(?:community|memorial|regional|general|county|university))?"
+    r"(?:[ \t]+(?:community|memorial|regional|general|county|co\.?|university))?"
     r"[ \t]+(?:(?:acute[ \t]+)?rehab(?:ilitation)?(?:[ \t]+(?:center|hosp(?:ital)?))?|dialysis(?:[ \t]+(?:center|unit))?|hosp(?:ital)?"
     r"|medical(?:[ \t]+(?:center|ctr))?|family[ \t]+practice|recovery(?:[ \t]+(?:center|clinic))?|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center|(?:and|&)[ \t]+rehab)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial(?![ \t]+(?:service|services|day|fund))|regional|hospice|f?qhc|chc|(?:va[ \t]+)?clc"
     # the care a patient lives in or returns to between stays, typed in lower case as its title-case type words are
@@ -167,7 +171,7 @@ _LOWER_FACILITY = re.compile(
     # the federal and tribal clinics of a rural catchment, and the family practices that send to it: "canyon wells ihs"
     r"|ihs|(?:tribal|indian)[ \t]+health|health[ \t]+(?:ctr|clinic)|family[ \t]+(?:medicine|health)|medical[ \t]+group|pharmacy"
     # a town's critical access hospital and its drugstore: "tnk given at ava cah", "refill at hometown drug"
-    r"|cah|critical[ \t]+access(?:[ \t]+hosp(?:ital)?)?|drug(?![ \t]+(?:screen|seeking|use|abuse|levels?|rash|reaction|fever|test|class)\b)))(?![\w-])"
+    r"|(?:reg|gen)\.?" + _SHORT_TYPE_NOT_BEFORE + r"|cah|critical[ \t]+access(?:[ \t]+hosp(?:ital)?)?|drug(?![ \t]+(?:screen|seeking|use|abuse|levels?|rash|reaction|fever|test|class)\b)))(?![\w-])"
 )
 _NOT_LOWER_HEADS = rule_list("facilities", "not_lower_heads")
 #: a hospital's own type words, after which an ordinary word of English's less frequent may head the name
@@ -269,9 +273,24 @@ def _facility_matches(text: str):
 #: "BROUGHT IN BY SCIPIO AMBULANCE", "ocean city ems", "douglas co ambulance", "crew from bayhawk air": an ambulance,
 #: rescue or flight service named by its town or its own word, in any case ("by ground ems", "room air" name none)
 _RESCUE_TYPE = re.compile(
-    r"(?<![\w-])(?:ems|ambulance(?:[ \t]+(?:service|district))?|rescue(?:[ \t]+squad)?|fire[ \t]*(?:&|and)[ \t]*rescue|vfd"
+    r"(?<![\w-])(?:ems|ambulance(?:[ \t]+(?:service|district|corps))?|rescue(?:[ \t]+squad)?|(?:emergency|ambulance)[ \t]+squad|fire(?:[ \t]*(?:&|and)[ \t]*rescue|[ \t]+(?:dept|department|district))?|vfd"
     r"|(?P<air>air(?:[ \t]+(?:care|med|evac|ambulance))?|aeromedical|med[ \t]?flight|life[ \t]?flight))(?![\w-])",
     re.I,
+)
+#: "UNIVERSITY HOSPITAL IN SAN ANTONIO", "childrens hosp in denver": a hospital's kind, then its city
+_KIND_IN_CITY = re.compile(
+    r"(?<![\w'’-])(?P<name>(?:university|children'?s|childrens|county|veterans'?|va|state)[ \t]+(?:hospital|hosp|medical[ \t]+(?:center|ctr)|med[ \t]+ctr))"
+    r"[ \t]+(?:in|at|of)[ \t]+(?P<city>[A-Za-z][a-z]+(?:[ \t]+[A-Za-z][a-z]+)?|[A-Z]+(?:[ \t]+[A-Z]+)?)(?![\w'’-])",
+    re.I,
+)
+#: words that place one thing beside another, never inside a facility's name
+_NEARNESS = frozenset({"near", "nr", "behind", "across", "beside", "opposite", "outside"})
+#: words between a service's town and its type: "douglas co ambulance", "BATH VOL AMBULANCE", "CORNING FIRE EMS"
+_SERVICE_INFIXES = frozenset({"co", "county", "volunteer", "vol", "fire"})
+#: what a rescue does, not whose it is: "SWIFTWATER RESCUE AT LOW WATER CROSSING", "high angle rescue"
+_RESCUE_KINDS = frozenset(
+    {"swiftwater", "swift", "water", "technical", "rope", "dive", "high", "angle", "high-angle", "cave", "mountain", "wilderness", "search"}
+    | {"ice", "trench", "confined", "space", "vehicle", "extrication", "heavy", "urban", "marine", "structure", "brush", "wildland"}
 )
 _RESCUE_NAME_WORD = re.compile(r"([A-Za-z][A-Za-z'’.-]*)[ \t]+$")
 #: endings, beside an adjective's, of a word that describes air rather than names a flight service ("humidified")
@@ -389,6 +408,8 @@ class FacilityRecognizer(RuleRecognizer):
                 continue
             if remaining[-1] in FUNCTION_WORDS and remaining[-1] not in _JOINERS:
                 continue  # "WORKS AS SCHOOL BUS DRIVER": a function word right before the type word ends a clause, no name
+            if any(w in _NEARNESS for w in remaining):
+                continue  # "STAYING AT MOTEL NEAR HOSP.": where something lies beside the facility, not its name
             if caps_line_at(text, m.start()) and (
                 all(w in _JOINERS or (lex.is_common_word(w, strict=True) and not lex.is_name(w)) for w in remaining)
                 or (lex.is_clinical(type_words[-1]) and all(len(w) <= 3 for w in remaining))
@@ -492,10 +513,12 @@ class FacilityRecognizer(RuleRecognizer):
             start = m.start()
             # "from willow crest assisted living": two words after a place preposition name a home, whatever words
             # they are, unless one is a function, clinical or service word ("prefers meadowbrook ltac", "in from sunnyvale")
-            if len(words) == 2 and not (
-                _PLACE_PREPOSITION_BEFORE.search(text, max(0, start - 12), start)
-                and not any(w in FUNCTION_WORDS or w in _NOT_LOWER_HEADS or lex.is_stop(w) or lex.is_clinical(w) for w in words)
+            plain = [w in FUNCTION_WORDS or w in _NOT_LOWER_HEADS or lex.is_stop(w) or lex.is_clinical(w) for w in words]
+            if len(words) == 2 and not (_PLACE_PREPOSITION_BEFORE.search(text, max(0, start - 12), start) and not any(plain)) and (
+                any(plain) or lex.is_common_word(words[0])
             ):
+                # a first word that is no word is the home's own ("resident of sutton willows care center"), unless a
+                # function or clinical word stands beside it ("transition to ihd then ltach")
                 words, start = words[1:], m.start("name") + len(m.group("name")) - len(words[1])
             # "to riverside ltach": where the patient goes, only a frequent word is no home's name
             placed = bool(_PLACE_PREPOSITION_BEFORE.search(text, max(0, start - 12), start))
@@ -528,6 +551,7 @@ class FacilityRecognizer(RuleRecognizer):
         out.extend(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/shared_name") for m in _STEM_AFTER_CUE.finditer(text))
         out.extend(self._acronyms(text))
         out.extend(self._rescue_services(text))
+        out.extend(self._kind_in_city(text))
         return out
 
     def _rescue_services(self, text: str) -> list[Span]:
@@ -555,15 +579,30 @@ class FacilityRecognizer(RuleRecognizer):
         return out
 
     @staticmethod
+    def _kind_in_city(text: str) -> list[Span]:
+        """``accepted for tips at university hospital in san antonio``: a hospital named by its kind is one facility
+        once its city follows (``a hospital in denver`` names none)."""
+        out = []
+        for m in _KIND_IN_CITY.finditer(text):
+            words = m.group("city").lower().split()
+            if any(" ".join(words[:n]) in us_cities() for n in (len(words), 1)):
+                out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/kind_in_city"))
+        return out
+
+    @staticmethod
     def _rescue_name(lex: Lexicon, words: list[str], *, air: bool) -> bool:
-        if words[0] in ("co", "county"):
+        if words[0] in ("co", "county") or all(w in _RESCUE_KINDS for w in words):
             return False
-        core = words[:-1] if words[-1] in ("co", "county") else words
+        core = list(words)
+        while core and core[-1] in _SERVICE_INFIXES:
+            core.pop()  # "douglas co ambulance", "BANDERA VOLUNTEER FIRE DEPT", "CORNING FIRE EMS": the county's or town's
         if not core:
             return False
         joined = " ".join(core)
         if not air and (joined in us_cities() or joined in us_postal_towns() or f"{joined} county" in us_counties()):
-            return len(core) > 1 or not (_plain_word(lex, joined) or lex.is_common_word(joined, strict=True))
+            # a volunteer service is named for its town even when the town is a word ("BATH VOL AMBULANCE")
+            volunteer = any(w in ("volunteer", "vol") for w in words[len(core) :])
+            return len(core) > 1 or volunteer and not lex.is_clinical(joined) or not (_plain_word(lex, joined) or lex.is_common_word(joined, strict=True))
         if air and any(_ADJECTIVE_END.search(w) or _AIR_DESCRIBED.search(w) for w in core):
             return False  # "humidified air", "subcutaneous air", "entrained air": what kind of air
         return not any(_plain_word(lex, w) or lex.is_common_word(w) for w in core)
@@ -577,8 +616,8 @@ class FacilityRecognizer(RuleRecognizer):
         for m in _DESTINATION.finditer(text):
             word = m.group("word")
             low = word.lower()
-            if lex.frequency(low) >= COMMON_WORD_FREQ or _plain_word(lex, low):
-                continue
+            if lex.frequency(low) >= COMMON_WORD_FREQ or _plain_word(lex, low) or len(re.sub(r"['’]s$", "", low)) <= 3:
+                continue  # "REFERRED TO PT'S MOTHER": a short form's possessive is whose, not where
             if low in _GENERIC_FACILITY_WORDS or low in _NOT_LOWER_HEADS or _SERVICE_ENDING.search(low):
                 continue  # "referred to neuroradiology", "transferred to neurotrauma icu": a service or a unit
             out.append(Span(m.start("word"), m.end("word"), Category.HOSPITAL, 0.7, "facility/destination"))
@@ -628,6 +667,8 @@ class FacilityRecognizer(RuleRecognizer):
                 continue  # "TRANSFER TO FLOOR", "AT HOME", "TO MICU" are words, not short forms
             if lex.is_common_word(acr, strict=shaped) or lex.frequency(acr.lower()) >= (VERY_COMMON_WORD_FREQ if shaped else _ACRONYM_WORD_FREQ):
                 continue  # "AT THE COTTON GIN": a word English writes this often is the word, though a surname too
+            if len(acr) >= 5 and acr.lower() in us_postal_towns():
+                continue  # "FLOWN FROM SONORA", "WORKS AT WALMART IN BOERNE": a town's name, not a short form
             line_start = text.rfind("\n", 0, m.start()) + 1
             before = text[max(line_start, m.start() - 50) : m.start()]
             if not re.search(r"\b(?:to|from|at|in)[ \t]*:?[ \t]+(?:the[ \t]+)?$", before, re.IGNORECASE):

@@ -73,7 +73,10 @@ def _clinical_value(v: str) -> bool:
 
 
 #: "VOIDED 300CC", "CHEST TUBE 28FR": a number with its unit or a tube's size is a measure, whatever word stands before it
-_MEASURE_VALUE = re.compile(r"\d+(?:\.\d+)?[ \t]?(?:cc|ml|l|mg|mcg|g|kg|meq|units?|u|%|fr|french|ga|gauge|cm|mm)", _I)
+#: a measure, or a rate of one ("NEPH TUBE 250ML/SHIFT", "40CC/HR")
+_MEASURE_VALUE = re.compile(
+    r"\d+(?:\.\d+)?[ \t]?(?:cc|ml|l|mg|mcg|g|kg|meq|units?|u|%|fr|french|ga|gauge|cm|mm)(?:/(?:shift|hr|h|hour|day|d|min|kg|24h?))?", _I
+)
 
 
 #: a 24-hour clock time or a range of them: "BACK FROM CATH LAB 1330", "VISIT 1500-1700"

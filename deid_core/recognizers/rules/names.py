@@ -63,6 +63,8 @@ _NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
 #: English inflections: an unlisted word so shaped is a word ("LIGHTENED", "dictating", "tearful"), not a name
 _INFLECTED = re.compile(r"(?:ing|ed|tion|ment|ness|ly|able|ible|ous|ive|ful|less|ics)$")
 _MODALS = rule_list("names", "modals")
+#: a modal right after a word: "nephew marcus young will pick pt up"
+_MODAL_AFTER = re.compile(r"[ \t]+(?:" + alternation(_MODALS) + r")\b", re.IGNORECASE)
 _MODAL_VERBS = rule_list("names", "modal_verbs")
 _MONTHS = frozenset(MONTHS)
 _VERB_NAMES = rule_list("names", "verb_given_names")
@@ -116,6 +118,8 @@ _IN_LAW_RELATIONS = frozenset({"daughter", "son", "mother", "father", "sister", 
 #: first words of place names that lists of names also hold ("Fort Mohave", "Mount Vernon", "Santa Cruz")
 _PLACE_LEAD = rule_list("names", "place_lead_words")
 _PUBLIC_ROLES = rule_list("names", "public_roles")
+#: what a trade follows: "WORKS AS A MASON", "retired as a logger" ("A" in capitals is the article, no initial)
+_JOB_BEFORE = re.compile(r"\b(?:works?|worked|working|job|employed|retired|career)[ \t]+as[ \t]+(?:(?:a|an)[ \t]+)?$", re.I)
 #: a home written after these is a place, whatever the name lists say
 _HOME_CUE_BEFORE = re.compile(
     r"\b(?:lives|living|live|resides|residing|reside|moved|relocated|born|raised|grew[ \t]+up)(?:[ \t]+(?:alone|here|there|now))?"
@@ -284,6 +288,8 @@ _RELATION_AFTER = re.compile(
     r"^[ \t]*(?:\(|,|-)[ \t]*(?:(?:his|her|their|the[ \t]+patient['’]?s|pt['’]?s|patient['’]?s|pt)[ \t]+)?(?P<rel>[A-Za-z-]+)",
     _I,
 )
+#: "called hope (wife)", "PER RUSTY (BROTHER)": a given name, then its relation alone in brackets
+_NAME_THEN_BRACKETED_RELATION = re.compile(r"(?<![\w'’-])(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]*\([ \t]*(?P<rel>[A-Za-z-]+)[ \t]*\)")
 #: "for tito - pt's brother", "called lorcan (her son)": a name, then whose relative the person is
 _NAME_THEN_RELATION = re.compile(
     r"(?<![\w'’-])(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]*(?:-|–|,|\()[ \t]*(?:pt['’]?s|patient['’]?s|his|her|their)[ \t]+(?P<rel>[A-Za-z-]+)\b",
@@ -573,8 +579,9 @@ class NameRecognizer(RuleRecognizer):
             return False
         if low in _MODALS or lex.is_clinical(low) or (DRUG_SUFFIX.search(low) and not month_name):
             return False  # "-pril" makes a drug of "lisinopril", not of "daughter april"
-        if mode == "inline" and (lex.is_everyday(low) or lex.is_eponym(low)):
-            # "PT PLEASANT", "pt kussmaul breathing": after "pt", an everyday word or an eponym describes the patient
+        if mode == "inline" and (lex.is_everyday(low) or lex.is_eponym(low) or (tok.caseless and low.endswith("ing") and not lex.is_strong_name(low))):
+            # "PT PLEASANT", "pt kussmaul breathing", "PT GRUMBLING": after "pt", an everyday word, an eponym or a
+            # participle describes the patient ("PT MANNING" stays a name)
             return False
         if is_name:
             # "husband frank at bedside", "son rich called": right after a relation word, a listed given
@@ -608,6 +615,14 @@ class NameRecognizer(RuleRecognizer):
         if (credential or tok.lower not in _MODALS) and self._word_given_name(tok):
             return tok, credential
         return None
+
+    def _relative_surname(self, text: str, tokens: Sequence[Token], j: int) -> bool:
+        """``friend terry bell called``, ``nephew marcus young will pick pt up``: after a relation and a given name that
+        is no word, a listed surname that is also a word belongs to the name when what the person does follows it."""
+        tok, prev = tokens[j], tokens[j - 1]
+        if self._gap(text, prev, tok) != " " or not self._plain_given_name(prev) or tok.lower in FUNCTION_WORDS or tok.lower.endswith("ly"):
+            return False
+        return bool(_PERSON_VERB_AFTER.match(text, tok.end) or _MODAL_AFTER.match(text, tok.end))
 
     def _plain_given_name(self, tok: Token) -> bool:
         """A listed given name that English does not use as a word (Marcus, not Will)."""
@@ -654,8 +669,10 @@ class NameRecognizer(RuleRecognizer):
         if self._verb_reading(tokens, i) or tokens[i].lower in _RANKS_LOWER or tokens[i].lower in PAST_VERBS:
             return None  # "HO MADE AWARE": a past tense after the role is what was done
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-        if nxt and (nxt.lower in _RELATION_SET or (_DOCTOR_ROLE_WORD.fullmatch(nxt.text) and not _is_credential(nxt))):
-            return None  # "updated by foster parent", "by charge nurse": a word that qualifies a role
+        if nxt and self._gap(text, tokens[i], nxt) == " " and (nxt.lower in _RELATION_SET or (_DOCTOR_ROLE_WORD.fullmatch(nxt.text) and not _is_credential(nxt))):
+            # "updated by foster parent", "by charge nurse": a word that qualifies a role; after a comma the
+            # relation begins the next person ("chaplain grace, wife norma")
+            return None
         if (
             nxt
             and self._gap(text, tokens[i], nxt) == " "
@@ -835,6 +852,8 @@ class NameRecognizer(RuleRecognizer):
                 tok_mode = "continued"  # "per dr kenney ok to transfer": the title vouches for one word only
                 if count == 1 and mode in _TITLE_MODES and self._gap(text, tokens[j - 1], tok) == " " and self._plain_given_name(tokens[j - 1]):
                     tok_mode = "surname"  # "DR MARCUS BELL": a title and a given name that is no word vouch for a surname
+                elif count == 1 and mode == "relation" and self._relative_surname(text, tokens, j):
+                    tok_mode = "surname"
             if not self.acceptable(tok, tok_mode, listed) or (count and tok.lower in _SIGNOFF_WORDS):
                 break  # "per dr kenney ok to transfer": after a name, "ok" is the nurse's word
             last = j
@@ -1131,12 +1150,18 @@ class NameRecognizer(RuleRecognizer):
             if nick in FUNCTION_WORDS or nick in _NOT_NICKNAMES or self.lexicon.is_clinical(nick) or self.lexicon.is_stop(nick):
                 continue  # "goes by wheelchair", "goes by his middle name"
             out.append(NameCandidate(m.start("nick"), m.end("nick"), Category.PATIENT, 0.8, "naming"))
-        for m in _NAME_THEN_RELATION.finditer(text):
+        for m in itertools.chain(_NAME_THEN_RELATION.finditer(text), _NAME_THEN_BRACKETED_RELATION.finditer(text)):
             k = self._token_index_at(tokens, m.start("name"))
             tok = tokens[k] if k < len(tokens) else None
-            if tok is None or tok.start != m.start("name") or m.group("rel").lower() not in _RELATION_SET:
+            if tok is None or tok.start != m.start("name") or m.group("rel").lower() not in _RELATION_SET or not tok.caseless:
                 continue
-            if tok.caseless and self.lexicon.is_name(tok.lower) and not self._is_word(tok.text):
+            low = tok.lower
+            if m.re is _NAME_THEN_BRACKETED_RELATION:
+                # "called hope (wife)": the bracket is the cue a given name that is also a word needs
+                named = self.lexicon.is_first(low) and not (low in FUNCTION_WORDS or low in _MODALS or self.lexicon.is_clinical(low) or self.lexicon.is_stop(low))
+            else:
+                named = self.lexicon.is_name(low) and not self._is_word(tok.text)
+            if named:
                 out.append(NameCandidate(tok.start, tok.end, Category.PATIENT, 0.8, "relation_after"))
         for m in _PATIENT_INLINE.finditer(text):
             k = self._token_index_at(tokens, m.end())
@@ -1487,6 +1512,8 @@ class NameRecognizer(RuleRecognizer):
         low = tok.lower
         if lex.is_stop(low) or lex.is_eponym(low) or low in FUNCTION_WORDS or low in _RELATION_SET:
             return "X"
+        if tok.caseless and low in _PUBLIC_ROLES:
+            return "X"  # "RETIRED BARBER, LIVES ALONE": where case says nothing, a trade is no name
         if low in _DOCTOR_TITLE_SET or low in _PATIENT_TITLE_SET:
             return "X"
         parts = self._parts(tok)
@@ -1539,6 +1566,8 @@ class NameRecognizer(RuleRecognizer):
             seg: list[int] = []
             for k in range(i, j + 1):
                 mark = self._mark(tokens[k], listed)
+                if tokens[k].caseless and _JOB_BEFORE.search(text, max(0, tokens[k].start - 30), tokens[k].start):
+                    mark = "X"  # "WORKS AS A MASON", "employed as welder": where case says nothing, a trade follows
                 if mark == "P":
                     if seg:
                         seg.append(k)
@@ -1616,14 +1645,17 @@ class NameRecognizer(RuleRecognizer):
         # "Contact Zikral (daughter)": leading ordinary words are not part of the name
         while i < j and (lex.is_stop(tokens[i].lower) or (lex.is_common_word(tokens[i].lower) and not lex.is_name(tokens[i].lower))):
             i += 1
-        if tokens[j].caseless and (lex.is_everyday(tokens[j].lower) and tokens[j].line_caps or tokens[j].lower in _PUBLIC_ROLES):
+        # "HOPE (WIFE) CALLED", "per rusty (brother)": a given name with its relation in brackets is the relative's
+        # name even when it is also a word
+        bracketed = lex.is_first(tokens[j].lower) and text[tokens[j].end : tokens[j].end + 3].lstrip(" \t").startswith("(")
+        if tokens[j].caseless and (lex.is_everyday(tokens[j].lower) and tokens[j].line_caps and not bracketed or tokens[j].lower in _PUBLIC_ROLES):
             # "CALLED TWICE OVERNIGHT, SON ...": in capitals, an everyday word before a relation is no name, and where
             # case says nothing a role is none ("A RETIRED DEACON, WIFE AT BEDSIDE")
             return None
         if j - i > 3:
             return None
         run = tokens[i : j + 1]
-        if len(run) == 1 and run[0].caseless and not self._listed(run[0], set()) and (_INFLECTED.search(run[0].lower) or self._form_of_word(run[0].lower)):
+        if len(run) == 1 and run[0].caseless and not bracketed and not self._listed(run[0], set()) and (_INFLECTED.search(run[0].lower) or self._form_of_word(run[0].lower)):
             return None  # "CALLED X2 OVERNIGHT, REASSURED, NEIGHBOR CHECKING", "IRYNA INTERPRETS, DTR PHONE": a verb before the relation
         if any(t.lower in FUNCTION_WORDS or t.lower in _RELATION_SET or t.text in _CREDENTIAL_SET for t in run):
             return None
@@ -1667,6 +1699,10 @@ class NameRecognizer(RuleRecognizer):
             if caseless and _SCORE_AFTER.match(text, last_tok.end):
                 return []  # "HUNT HESS 3", "SPETZLER MARTIN 2": in capitals, two names and a grade are a scale
             strong = [m for m in core if m in "FLU"]
+            if tokens[seg[0]].line_caps and all(m == "L" for m in core):
+                # "MOVING HAY BALES": on a line in capitals, surnames with no given name are words (a note typed in lower
+                # case names places so: "tree stand on bois forte land")
+                return []
             if len(strong) >= 2 and names and not (caseless and not all(m in "FLIP" for m in marks)):
                 return [self._candidate(text, tokens, seg[0], seg[-1], 0.7)]
             if len(strong) >= 2 and "A" in core and not caseless:

@@ -102,6 +102,15 @@ _FEATURE_NAME = re.compile(
     r"(?<![\w'’-])(?:(?P<name>[a-z][a-z'’-]{2,})[ \t]+(?:" + alternation(_FEATURE_TAILS) + r")|(?:lake|lk)[ \t]+(?P<lake>[a-z][a-z'’-]{2,}))(?![\w'’-])",
     re.I,
 )
+#: "float trip on the jacks fork", "FISHING ON TABLE ROCK LAKE": after what people do on water, a lake, river or
+#: creek named even with ordinary words is a place ("swimming in the river", "fishing on the frozen lake" are none)
+_FEATURE_AFTER_PASTIME = re.compile(
+    r"(?<![\w-])(?:fishing|fished|boating|kayak(?:ing)?|canoe(?:ing)?|float(?:ing)?(?:[ \t]+trip)?|swimming|swam|tubing|rafting"
+    r"|wading|waded|drown(?:ed|ing)|near[ \t-]drowning|submersion|jet[ \t]?ski(?:ing)?|water[ \t]?ski(?:ing)?|paddl(?:ing|ed)|sailing)\b"
+    r"[^.;:\n]{0,30}?[ \t](?:on|in|at|into|off|from|down)[ \t]+(?:the[ \t]+)?"
+    r"(?P<name>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{2,})?)[ \t]+(?:lake|lk|river|creek|crk|fork|bayou|reservoir)(?![\w'’-])",
+    re.I,
+)
 #: "FOUND DOWN OUT AT THE SORENSEN PLACE", "kicked by cow at the yoder farm": a family's land, named by its surname
 _FAMILY_PROPERTY = re.compile(
     r"(?<![\w-])the[ \t]+(?:old[ \t]+)?(?P<name>[A-Za-z][a-z'’-]+|[A-Z][A-Z'’-]+)[ \t]+(?:farm|ranch|place|homestead|property|dairy|orchard"
@@ -125,7 +134,8 @@ _PLACE_AFTER_BARE_CASELESS = re.compile(
 
 #: "hand crushed at the paper mill in rumford", "FLOWN OFF MONHEGAN", "TRANSFERRED TO PEABODY": after the commonest
 #: prepositions only a town with a post office whose name English almost never writes (never "to walker", "on holiday")
-_PLACE_AFTER_COMMON_PREPOSITION = re.compile(r"(?<![\w-])(?:in|on|off|at|to)[ \t]+(?P<place>[a-z][a-z'’-]{2,})(?:[ \t]+(?P<after>[a-z'’-]+))?", re.I)
+#: (the word after is only looked at, so that "RIDE IN RODEO IN BANDERA" reads both)
+_PLACE_AFTER_COMMON_PREPOSITION = re.compile(r"(?<![\w-])(?:in|on|off|at|to)[ \t]+(?P<place>[a-z][a-z'’-]{2,})(?=(?:[ \t]+(?P<after>[a-z'’-]+))?)", re.I)
 
 
 #: "a retired teacher from Wapakoneta", "died in Tuscarora": a town no list holds, after a bare preposition;
@@ -265,6 +275,12 @@ class PlaceCueRecognizer(RuleRecognizer):
         for m in _FAMILY_PROPERTY.finditer(text):
             if m.start("name") not in cued and self._family_name(m.group("name")) and case_says_nothing(m.group(0), m.start()):
                 out.append(Span(m.start("name"), m.end(), Category.LOCATION, 0.6, "place_cue/family_property"))
+        for m in _FEATURE_AFTER_PASTIME.finditer(text):
+            words = m.group("name").lower().split()
+            if m.start("name") in cued or any(self._describes_water(w) for w in words):
+                continue
+            out.append(Span(m.start("name"), m.end(), Category.LOCATION, 0.6, "place_cue/feature"))
+            cued.add(m.start("name"))
         for m in _FEATURE_NAME.finditer(text):
             name = m.group("name") or m.group("lake")
             if m.start() in cued or name.lower() in _FEATURE_DESCRIPTIONS or not self._town_word(name.lower(), rare=True):
@@ -276,6 +292,11 @@ class PlaceCueRecognizer(RuleRecognizer):
             if case_says_nothing(m.group(0), m.start()):
                 out.append(Span(m.start(), m.end(), Category.LOCATION, 0.6, "place_cue/feature"))
         return out
+
+    def _describes_water(self, word: str) -> bool:
+        """A word that says what kind of water, whose or where, not which: "the frozen lake", "his own creek"."""
+        lex = self.resources.lexicon
+        return word in _FEATURE_DESCRIPTIONS or word in FUNCTION_WORDS or lex.is_stop(word) or lex.is_clinical(word) or word.endswith("ed")
 
     @staticmethod
     def _after_relative(text: str, place: re.Pattern[str], relative: re.Pattern[str], reach: int) -> Iterable[re.Match[str]]:
@@ -318,13 +339,13 @@ class PlaceCueRecognizer(RuleRecognizer):
 
     def _residence_end(self, m: re.Match[str]) -> int | None:
         """Where a place after a residence cue ends: its words may be ordinary or a name's ("twin buttes",
-        "pine ridge"), never a dwelling, a function or a clinical word (``lives in group home``, ``lives alone in apt``)."""
+        "pine ridge"), never a dwelling, a function, time or clinical word (``lives in group home``, ``lives alone in apt``)."""
         lex, end = self.resources.lexicon, None
         words = list(re.finditer(r"\S+", m.group("place")))
         for i, w in enumerate(words):
             word = w.group(0).lower()
-            if word in FUNCTION_WORDS or word in _NOT_PLACE_WORDS or lex.is_clinical(word) or word.upper() in CLINICAL_ACRONYMS:
-                break
+            if word in FUNCTION_WORDS or word in _NOT_PLACE_WORDS or word in _TIME_WORDS or lex.is_clinical(word) or word.upper() in CLINICAL_ACRONYMS:
+                break  # "on long drives from now on": a time is no place
             if i and self._ends_after_first(words[0].group(0).lower(), word):
                 break  # "flew in from vermont tonight", "LIVES ALONE IN GARDNER SINCE ..."
             end = m.start("place") + w.end()
