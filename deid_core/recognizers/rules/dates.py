@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from deid_core.recognizers.base import NoteContext
-from deid_core.recognizers.lexicon import default_lexicon, rule_list
+from deid_core.recognizers.lexicon import alternation, default_lexicon, rule_list
 from deid_core.recognizers.rules.base import PatternRecognizer, PatternRule
 from deid_core.recognizers.rules.common_words import past_tense
 from deid_core.recognizers.rules.nearby import clause_before, line_after
@@ -408,7 +408,7 @@ _MD_LINE_START_AFTER = re.compile(r"^[ \t]*(?::|-[ \t]|–|—|\))")
 #: the trap words of a ventilator, after which "on" leads a setting, not a day ("sbt this am on 5/5")
 _VENTILATOR_WORDS = frozenset({"peep", "ps", "psv", "cpap", "bipap", "ipap", "epap", "niv", "nippv", "avaps", "vent", "ventilator", "simv", "prvc", "sbt", "sbts", "srt"})
 _MD_TRAP_BEFORE = re.compile(
-    r"\b(?P<word>bp|b/p|blood[ \t]+pressures?|pressures?|peep|ps|psv|cpap|bipap|sbts?|srt|ipap|epap|niv|nippv|avaps|vent|ventilator|settings?|simv|prvc|"
+    r"\b(?P<word>bp|b/p|blood[ \t]+pressures?|pressures?|" + alternation(_VENTILATOR_WORDS) + r"|settings?|"
     r"ac|strength|motor|power|pain|scores?|scored|grades?|reflex(?:es)?|ratio|dose|doses|tabs?|tablets?|rated|scale|"
     r"cp|chest[ \t]+pain|gcs|apgars?|murmur|dtrs?|vision|acuity|mmhg|sbp|dbp|fio2|spo2|weaned|wean|weaning|titrated|rass|cam|tof|twitch(?:es)?|"
     r"train[ \t]+of[ \t]+(?:four|4)|leak|segs?|segments?|d5w?|d10w?|dextrose|ha|h/a|headache|mmse|moca|slums|nihss|braden|morse|phq-?9|gad-?7|ciwa|cows|(?<!next[ \t])(?<!last[ \t])sessions?)\b[^/]*$",

@@ -285,8 +285,10 @@ _KIND_IN_CITY = re.compile(
 )
 #: words that place one thing beside another, never inside a facility's name
 _NEARNESS = frozenset({"near", "nr", "behind", "across", "beside", "opposite", "outside"})
-#: words between a service's town and its type: "douglas co ambulance", "BATH VOL AMBULANCE", "CORNING FIRE EMS"
-_SERVICE_INFIXES = frozenset({"co", "county", "volunteer", "vol", "fire"})
+#: words between a service's town and its type: "douglas co ambulance", "BATH VOL AMBULANCE", "CORNING FIRE EMS"; after
+#: the volunteer ones, a town that is also a word still names the service
+_VOLUNTEER_INFIXES = frozenset({"volunteer", "vol"})
+_SERVICE_INFIXES = frozenset({"co", "county", "fire"}) | _VOLUNTEER_INFIXES
 #: what a rescue does, not whose it is: "SWIFTWATER RESCUE AT LOW WATER CROSSING", "high angle rescue"
 _RESCUE_KINDS = frozenset(
     {"swiftwater", "swift", "water", "technical", "rope", "dive", "high", "angle", "high-angle", "cave", "mountain", "wilderness", "search"}
@@ -601,7 +603,7 @@ class FacilityRecognizer(RuleRecognizer):
         joined = " ".join(core)
         if not air and (joined in us_cities() or joined in us_postal_towns() or f"{joined} county" in us_counties()):
             # a volunteer service is named for its town even when the town is a word ("BATH VOL AMBULANCE")
-            volunteer = any(w in ("volunteer", "vol") for w in words[len(core) :])
+            volunteer = any(w in _VOLUNTEER_INFIXES for w in words[len(core) :])
             return len(core) > 1 or volunteer and not lex.is_clinical(joined) or not (_plain_word(lex, joined) or lex.is_common_word(joined, strict=True))
         if air and any(_ADJECTIVE_END.search(w) or _AIR_DESCRIBED.search(w) for w in core):
             return False  # "humidified air", "subcutaneous air", "entrained air": what kind of air
