@@ -334,6 +334,15 @@ def test_a_model_date_that_is_a_fraction_of_a_rate_or_a_dose_is_rejected(check):
         # a word a month's short form begins is no month
         ("watch for delayed ards, no abx unless febrile.", "febrile", Category.DATE, False),
         ("seen in clinic feb 3, no events.", "feb 3", Category.DATE, True),
+        # a kind of place in everyday words, a faith, a word with an "s" that is a verb, a care home's kind alone
+        ("fell ~12 ft from hay mow in bank barn near belleville, l rib fx", "bank barn", Category.LOCATION, False),
+        ("fell from ladder at orchard near new berlin, spanish speaking", "orchard", Category.LOCATION, False),
+        ("S/P FALL FROM HAY LOFT, MULTIPLE RIB FX L 4-8", "HAY LOFT", Category.LOCATION, False),
+        ("no pcp since moving to garden city. sw consult placed", "garden city", Category.LOCATION, True),
+        ("FELL FROM LADDER AT BLUE RIDGE ORCHARD, SPANISH SPEAKING", "BLUE RIDGE ORCHARD", Category.LOCATION, True),
+        ("67 YO M MENNONITE, HEMATEMESIS AT HOME", "MENNONITE", Category.PATIENT, False),
+        ('2 g na teaching, pt says wife cooks "with plenty of salt"', "cooks", Category.PATIENT, False),
+        ("son asks about return to manor vs hospice, family mtg tomorrow", "manor vs hospice", Category.HOSPITAL, False),
     ],
 )
 def test_a_model_span_that_a_shape_of_clinical_writing_explains_is_rejected(check, text, value, category, plausible):

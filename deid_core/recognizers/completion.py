@@ -14,8 +14,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from deid_core.recognizers.lexicon import Lexicon, rule_list
-from deid_core.recognizers.rules.common_words import FACILITY_TAILS, PLACE_TAILS
+from deid_core.recognizers.lexicon import Lexicon, rule_list, us_cities, us_counties, us_postal_towns
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FACILITY_TAILS, PLACE_TAILS
 from deid_core.spans import Category, Evidence, Span
 
 #: the tails that make a facility even of a name no cue stood beside ("kinney drugs"); a cued name keeps its type
@@ -32,6 +32,10 @@ _UNCUED = frozenset({Evidence.GUESS, Evidence.RULE, Evidence.MODEL})
 _WORD_AFTER = re.compile(r"[ \t]([A-Za-z][\w'’.-]*[\w'’])")
 _WORD_BEFORE = re.compile(r"(?<![\w'’.-])([A-Za-z][\w.'’-]*)[ \t]$")
 _NEXT_WORD = re.compile(r"[ \t]+([A-Za-z]+)")
+#: what a town's rescue service or its hospital written short is called after its name ("PENNS VALLEY EMS", "twin rivers reg")
+SERVICE_TAILS = rule_list("completion", "service_tails")
+#: street words that make a road of a congregation's name before them ("SHADY GROVE CHURCH RD")
+ROAD_TAILS = rule_list("completion", "road_tails")
 #: nouns that a facility word heads in clinical prose: "heart failure", "care plan", "medicine team"
 _TAIL_HEADS = rule_list("completion", "tail_heads")
 
@@ -65,6 +69,15 @@ def _makes_facility_of_a_name(text: str, m: re.Match[str], lexicon: Lexicon) -> 
     return low in FACILITY_TAILS and bool(after) and after.group(1).lower() in FACILITY_TAILS
 
 
+def _is_town(word: str, lexicon: Lexicon) -> bool:
+    """A listed city that English does not write often, or a listed town or county that is no ordinary word."""
+    if word.upper() in CLINICAL_ACRONYMS or lexicon.is_clinical(word):
+        return False
+    if word in us_cities():
+        return not lexicon.is_everyday(word)  # "SOVAH DANVILLE": a city's name that is also a surname
+    return (word in us_postal_towns() or f"{word} county" in us_counties()) and not lexicon.is_common_word(word)
+
+
 def _grown(span: Span, text: str, lexicon: Lexicon, taken: Sequence[tuple[int, int]]) -> Span:
     def free(start: int, end: int) -> bool:
         return not any(s < end and start < e for s, e in taken)
@@ -77,11 +90,19 @@ def _grown(span: Span, text: str, lexicon: Lexicon, taken: Sequence[tuple[int, i
         low = word.lower()
         if not _same_case(word, last):
             break
-        place_facility = span.category in _PLACES and low in FACILITY_TAILS and not _tail_heads_a_phrase(text, m.end(1), lexicon)
+        if span.category is Category.OTHER:
+            if low in ROAD_TAILS:
+                span = replace(span, end=m.end(1), category=Category.LOCATION, source=f"{span.source}+completion/road_tail")
+            break
+        tail = low in FACILITY_TAILS or low in SERVICE_TAILS
+        place_facility = span.category in _PLACES and tail and not _tail_heads_a_phrase(text, m.end(1), lexicon)
         if place_facility or (span.category in _PEOPLE and span.evidence in _UNCUED and _makes_facility_of_a_name(text, m, lexicon)):
             span = replace(span, end=m.end(1), category=Category.HOSPITAL, source=f"{span.source}+completion/facility_tail")
         elif span.category in _PLACES and low in PLACE_END_WORDS:
             span = replace(span, end=m.end(1), source=f"{span.source}+completion/place_tail")
+        elif span.category is Category.HOSPITAL and _is_town(low, lexicon):
+            # "LVH SCHUYLKILL", "davita sunbury": a hospital group's or a chain's site is named by its town
+            span = replace(span, end=m.end(1), source=f"{span.source}+completion/site_town")
         else:
             break
     if span.category is Category.LOCATION:
@@ -96,7 +117,7 @@ def complete_names(text: str, spans: Sequence[Span], lexicon: Lexicon) -> list[S
     taken = [(s.start, s.end) for s in spans]
     out = []
     for i, span in enumerate(spans):
-        if span.category in _PLACES or span.category in _PEOPLE:
+        if span.category in _PLACES or span.category in _PEOPLE or span.category is Category.OTHER:
             others = taken[:i] + taken[i + 1 :]
             span = _grown(span, text, lexicon, others)
         out.append(span)

@@ -73,6 +73,10 @@ _BRANCH_CITY_LOWER = re.compile(r"[ \t]+([a-z]{3,})(?:[ \t]+([a-z]{3,}))?\b")
 RARE_TOWN_WORD_FREQ = 2e-6
 
 
+#: where a prescription is sent, got or called: before it a short chain's name in lower case is the chain ("to cvs")
+_WHERE_MEDS_GO = re.compile(r"\b(?:sent[ \t]+to|send[ \t]+to|called|fill(?:ed)?[ \t]+at|from|thru|through|via|at)[ \t]+(?:the[ \t]+)?$", re.I)
+
+
 def branch_city_end(text: str, end: int, lexicon: Lexicon, *, caps: bool = False, lower: bool = False) -> int:
     """Where a known city written right after a facility ends ("Kindred Hospital San Antonio"; with ``caps``, a
     facility in capitals: "FRESENIUS STEUBENVILLE"; with ``lower``, one typed in lower case: "teton kidney care idaho
@@ -470,6 +474,8 @@ class GazetteerRecognizer(RuleRecognizer):
         unless it is one word English uses often ("begging for mercy")."""
         if self._case_ok(surface, hit.entries):
             return True
+        if surface.islower() and len(surface) == 3 and note_is_lower(text) and _WHERE_MEDS_GO.search(text, max(0, hit.start - 30), hit.start):
+            return True  # "wants list sent to cvs": a short chain's name needs where something is sent or got from
         if not (surface.islower() and len(surface) > 3) or (" " not in surface and self.lexicon.is_common_word(surface, strict=True)):
             return False
         return note_is_lower(text)

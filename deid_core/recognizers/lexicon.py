@@ -349,6 +349,15 @@ class Lexicon:
         bar = VERY_COMMON_WORD_FREQ if strict else COMMON_WORD_FREQ
         return self.word_freq.get(t, 0.0) >= bar
 
+    def is_plural_of_word(self, t: str) -> bool:
+        """A word with an ``s`` after a word English writes often and not first of all as a given name: "winters",
+        "cooks", "banks" read as a plural or a verb where no cue says a person is meant ("roberts" and "williams"
+        are a given name's; "morales" and "hayes" end in -es, as Spanish and English surnames do)."""
+        if len(t) < 5 or not t.endswith("s") or t.endswith(("ss", "us", "is", "es")):
+            return False
+        stem = t[:-1]
+        return not self.is_strong_name(stem) and self.is_common_word(stem)
+
     def is_everyday(self, token: str) -> bool:
         """A word English uses often and not mainly as a name ("pleasant", "calm"; not "frank" or "hunter")."""
         return self.frequency(token) >= VERY_COMMON_WORD_FREQ and not self.is_strong_name(token)

@@ -39,7 +39,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 
 from deid_core.recognizers.gazetteer import after_eponym_modifier, followed_by_eponym_trigger, in_eponym_pair
-from deid_core.recognizers.lexicon import NAME_PARTICLES, Lexicon, default_lexicon, rule_list
+from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, NAME_PARTICLES, Lexicon, default_lexicon, rule_list
 from deid_core.recognizers.pipeline import DetectConfig
 from deid_core.recognizers.rules.common_words import LANGUAGE_BEFORE
 from deid_core.recognizers.rules.dates import in_score_or_count
@@ -96,6 +96,12 @@ _DRUG_STEM = re.compile(
 _EDGE = " \t\r\n,;:()[]/"
 #: words that alone name no facility ("Cardiology Clinic"): shared with the facility rules
 _GENERIC_FACILITY_WORDS = rule_list("facilities", "generic_words")
+#: where people live, work or were hurt that no name says which: "in bank barn", "fell from ladder at orchard"
+_KINDS_OF_PLACE = rule_list("place_cues", "not_place_words") - {"town", "city", "state", "area", "country", "county", "village", "suburbs"}
+#: what a care home is, with no name: "return to manor vs hospice"
+_CARE_HOME_KINDS = frozenset({"manor", "lodge", "villa", "villas", "terrace", "haven", "house", "home"})
+#: "67 YO M MENNONITE": a faith says who the patient is, never which person
+_DENOMINATIONS = rule_list("organizations", "denominations")
 _NAMES = frozenset({Category.PATIENT, Category.DOCTOR})
 _PLACES = frozenset({Category.HOSPITAL, Category.LOCATION})
 
@@ -137,7 +143,7 @@ class PlausibilityCheck:
 
     def _informative(self, token: str) -> bool:
         lex = self.lexicon
-        if lex.is_stop(token) or lex.is_eponym(token) or self._acronym(token):
+        if lex.is_stop(token) or lex.is_eponym(token) or self._acronym(token) or token.lower() in _DENOMINATIONS:
             return False
         if not lex.is_name(token) and _DRUG_STEM.search(token):
             return False
@@ -146,6 +152,8 @@ class PlausibilityCheck:
             return False  # "LIMA-LAD", "non-op": a compound of clinical or ordinary words
         if token.lower() in self.foreign_words and lex.census_share(token) < FOREIGN_NAME_SHARE:
             return False
+        if not token.istitle() and lex.is_plural_of_word(token.lower()):
+            return False  # "wife cooks", "off winters": untitled, a word with an "s" is a plural or a verb
         return not lex.is_common_word(token)
 
     @staticmethod
@@ -157,6 +165,16 @@ class PlausibilityCheck:
         words = _TOKEN.findall(core)
         lex = self.lexicon
         return bool(words) and all(lex.is_everyday(w) or lex.is_clinical(w) for w in words)
+
+    def _kind_of_place(self, core: str) -> bool:
+        words = [w.lower() for w in _TOKEN.findall(core)]
+        lex = self.lexicon
+        return (
+            bool(words)
+            and words[-1] in _KINDS_OF_PLACE
+            and all(w in _KINDS_OF_PLACE or lex.frequency(w) >= COMMON_WORD_FREQ or lex.is_clinical(w) or lex.is_stop(w) for w in words)
+            and not any(lex.is_first(w) for w in words)
+        )
 
     def plausible_at(self, text: str, span: Span) -> bool:
         """:meth:`plausible` for a span in its note: the words before it and the model's confidence count too."""
@@ -174,8 +192,8 @@ class PlausibilityCheck:
             words = {w.lower() for w in _TOKEN.findall(core)}
             if words & _NOT_CARE and not words & _CARE:
                 return False
-            if all(w in _GENERIC_FACILITY_WORDS or self.lexicon.is_stop(w) or self.lexicon.is_clinical(w) for w in words):
-                return False  # "liver clinic", "PULM REHAB": a service, not a named place
+            if all(w in _GENERIC_FACILITY_WORDS or w in _CARE_HOME_KINDS or self.lexicon.is_stop(w) or self.lexicon.is_clinical(w) for w in words):
+                return False  # "liver clinic", "PULM REHAB", "manor vs hospice": a service or a kind, not a named place
             if (
                 len(words) > 1
                 and not words & _CARE
@@ -186,6 +204,8 @@ class PlausibilityCheck:
                 # "IN THE DEER CAMP TRAILER", "no signal at fish camp": where case says nothing, everyday words, none a
                 # given name ("HOPE LODGE", "WEST ALABAMA TIMBER") and no word of care
                 return False
+        if span.category is Category.LOCATION and self._kind_of_place(core) and CaseBlind(text).at(core, span.start):
+            return False  # "hay mow in bank barn": where case says nothing, everyday words ending in a kind of place
         if span.category is Category.AGE:
             if _DURATION_BEFORE.search(line_before) or _DURATION_AFTER.match(text[span.end : span.end + 30]):
                 return False

@@ -276,3 +276,8 @@ def test_a_route_with_a_letter_is_a_road_and_a_seasonal_road_is_none(unit_finds)
 
 def test_how_long_a_patient_sat_up_is_no_chair_number(unit_finds):
     assert unit_finds("address", "PT UP TO CHAIR 2H, TOL. MOVED TO CHAIR 12.") == {"CHAIR 12": Category.LOCATION}
+
+
+def test_numbered_public_hunting_land_is_a_place(unit_finds):
+    assert unit_finds("address", "ATV ROLLOVER ON STATE GAME LANDS 176, FOUND BY HUNTERS") == {"STATE GAME LANDS 176": Category.LOCATION}
+    assert unit_finds("address", "found by hunting buddy on sgl 84, ems to local hosp") == {"sgl 84": Category.LOCATION}

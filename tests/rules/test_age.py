@@ -127,3 +127,7 @@ def test_metres_walked_at_a_lines_start_are_no_age(unit_finds):
 def test_minutes_after_a_word_that_is_also_a_foreign_age_label_are_no_age(unit_finds):
     assert unit_finds("age", "accepting, flight crew eta 45 min weather permitting") == {}
     assert unit_finds("age", "paziente eta 45") == {"45": Category.AGE}
+
+
+def test_an_age_spelled_out_before_its_short_unit_is_an_age(unit_finds):
+    assert unit_finds("age", "SEVENTY-EIGHT Y/O M LKW 1340, NIHSS 14.") == {"SEVENTY-EIGHT Y/O": Category.AGE}

@@ -248,3 +248,8 @@ def test_a_ventilator_setting_ending_in_its_oxygen_per_cent_is_no_date(unit_find
 def test_a_breathing_trial_on_its_setting_is_no_date(unit_finds):
     assert unit_finds("date", "sbt this am on 5/5 x30 min, rsbi 48. extubated after passing sbt on 5/5.") == {}
     assert unit_finds("date", "echo 5/5 showed ef 30. vent settings changed on 11/3") == {"5/5": Category.DATE, "11/3": Category.DATE}
+
+
+def test_a_month_that_is_also_a_word_is_a_date_right_after_a_study(unit_finds):
+    assert unit_finds("date", "kcentra in ed. egd dec 3: bleeding du ulcer, clipped.") == {"dec 3": Category.DATE}
+    assert unit_finds("date", "uop dec 30 ml/hr. hgb dec 2 pts. bp dec 20 after lasix.") == {}

@@ -443,3 +443,44 @@ def test_a_care_homes_first_word_that_is_no_word_is_part_of_its_name(unit_finds)
     found = unit_finds("facility", "in her 90s, long term resident of sutton willows care center, returning there today")
     assert found == {"sutton willows care center": Category.HOSPITAL}
     assert unit_finds("facility", "plan transition to ihd then ltach. bring her dentures from alf.") == {}
+
+
+def test_a_service_that_carried_the_patient_is_named_by_its_words_after_by(unit_finds):
+    text = "NARCAN X3 BY AMERICAN LEGION AMBULANCE. PPH, FLOWN BY LIFE LION FROM LEWISTOWN. EXTRICATED BY MIFFLINBURG HOSE CO. FLOWN BY SOUTHERN TIER AIR."
+    assert unit_finds("facility", text) == {
+        "AMERICAN LEGION AMBULANCE": Category.HOSPITAL,
+        "LIFE LION": Category.HOSPITAL,
+        "MIFFLINBURG HOSE CO": Category.HOSPITAL,
+        "SOUTHERN TIER AIR": Category.HOSPITAL,
+    }
+    text = "BY PRIVATE AMBULANCE. BY COUNTY ALS AMBULANCE. FLOWN BY HELICOPTER FROM SCENE. flown by the crew to us. flown by medevac. suction hose co2"
+    assert unit_finds("facility", text) == {}
+
+
+def test_where_a_rehab_or_detox_stay_will_be_is_a_facility_when_its_words_end_the_clause(unit_finds):
+    assert unit_finds("facility", "SW CONSULTED RE: REHAB AT WHITE DEER RUN.") == {"WHITE DEER RUN": Category.HOSPITAL}
+    text = "PLAN REHAB AT THIS TIME. DETOX AT EARLIEST OPPORTUNITY. rehab at acute level. treatment at the va."
+    assert unit_finds("facility", text) == {}
+
+
+def test_a_rescue_service_or_a_chains_site_takes_in_the_words_that_finish_its_name(detect):
+    found = detect("BROUGHT FROM PENNS CREEK BY PENNS VALLEY EMS, CORE TEMP 31.2. XFER FROM LVH SCHUYLKILL. DIALYZES AT DAVITA SUNBURY.")
+    assert found["PENNS VALLEY EMS"] == found["LVH SCHUYLKILL"] == Category.HOSPITAL
+    assert "DAVITA SUNBURY" in found
+    assert detect("TRANSFERRED FROM UPMC ED TODAY. CT HEAD NEG.") == {"UPMC": Category.HOSPITAL}
+
+
+def test_what_an_outside_hospital_did_cues_its_short_name(detect):
+    found = detect("TOBACCO FARMER W/ AECOPD, INTUBATED AT SOVAH DANVILLE, FLOWN HERE.")
+    assert found == {"SOVAH DANVILLE": Category.HOSPITAL}
+    assert detect("INTUBATED AT BEDSIDE. INTUBATED AT 0300. STENTED AT CATH LAB. INTUBATED AT SCENE.") == {}
+
+
+def test_a_congregations_name_before_a_street_word_is_a_road(detect):
+    found = detect("PICKUP VS TREE ON SHADY GROVE CHURCH RD. PASTOR FROM SHADY GROVE CHURCH VISITED.")
+    assert found["SHADY GROVE CHURCH RD"] == Category.LOCATION
+    assert found["SHADY GROVE CHURCH"] == Category.OTHER
+
+
+def test_a_name_with_health_after_it_and_no_cue_is_a_facility(detect):
+    assert detect("transfer from randolph health in asheboro." + LOWER_TAIL)["randolph health"] == Category.HOSPITAL

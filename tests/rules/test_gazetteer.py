@@ -105,3 +105,9 @@ def test_an_academic_centre_by_its_short_form_is_a_facility(unit_finds):
 def test_a_long_term_acute_care_chain_is_a_facility_but_its_word_alone_is_not(unit_finds):
     assert unit_finds("gazetteer", "DISPO: AWAITING LTACH BED AT SELECT SPECIALTY; AUTH PENDING") == {"SELECT SPECIALTY": Category.HOSPITAL}
     assert unit_finds("gazetteer", "a kindred spirit, she says" + LOWER_TAIL) == {}
+
+
+def test_a_short_chain_typed_in_lower_case_is_named_where_medicines_are_sent_or_got(unit_finds):
+    assert unit_finds("gazetteer", "wife wants list sent to cvs, per daughter." + LOWER_TAIL) == {"cvs": Category.HOSPITAL}
+    assert unit_finds("gazetteer", "home meds from cvs per daughter." + LOWER_TAIL) == {"cvs": Category.HOSPITAL}
+    assert unit_finds("gazetteer", "neuro: intact. cvs: sr 80s, map 70s. resp: 2l nc." + LOWER_TAIL) == {}

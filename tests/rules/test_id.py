@@ -70,3 +70,10 @@ def test_a_small_decimal_is_a_reading_even_after_a_strong_label(unit_finds):
 
 def test_a_rate_of_output_after_a_label_is_no_identifier(unit_finds):
     assert unit_finds("id", "GU: NEPH TUBE 250ML/SHIFT CLEARING, DRAIN 40CC/HR") == {}
+
+
+def test_a_licence_plate_after_its_label_is_an_identifier(unit_finds):
+    assert unit_finds("id", "car in visitor lot since admit, plate zkt-5512, security tagged") == {"zkt-5512": Category.ID}
+    assert unit_finds("id", "ORIF L TIB PLATE 3.5MM, 7 HOLE PLATE. PLATE AND SCREWS INTACT.") == {}
+    assert unit_finds("id", "ASKING ABOUT TRUCK LEFT AT GAME LANDS, TAG HKR-3391.") == {"HKR-3391": Category.ID}
+    assert unit_finds("id", "SKIN TAG 3MM. TAG 2 UNITS.") == {}

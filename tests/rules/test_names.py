@@ -645,7 +645,10 @@ def test_a_spaced_in_law_relation_names_the_person_after_law(detect):
 
 def test_a_dash_line_that_ends_a_note_signs_it_with_a_given_name_that_is_a_word(detect):
     note = "wife at bs until 2100, asked good questions about the trach, teaching started." + LOWER_TAIL
-    assert detect(note + "\n-mark\n") == {"mark": Category.PATIENT}
+    # whoever signs a note is on its staff; after "thanks" a message is signed by whoever wrote it
+    assert detect(note + "\n-mark\n") == {"mark": Category.DOCTOR}
+    assert detect("PLAN: REPEAT CBC 1600. -NATE") == {"NATE": Category.DOCTOR}
+    assert detect("can you call me back about the refill? thanks\n- Alyssa") == {"Alyssa": Category.PATIENT}
     assert detect(note + "\n-will\n") == {}
     # the last item of a dashed list is no signature
     assert detect(note + "\nplan:\n- wean\n- walker\n") == {}
@@ -960,3 +963,35 @@ def test_a_relatives_surname_that_is_a_word_joins_the_name_when_what_they_do_fol
     found = detect(text)
     assert found["terry bell"] == found["marcus young"] == found["mary"] == Category.PATIENT
     assert "mary still" not in found
+
+
+def test_after_a_staff_role_a_surname_that_is_a_word_names_the_person_who_acts(detect):
+    assert detect("SW YOUNG CONSULTED RE PAP PROGRAMS. CM BELL AWARE.") == {"YOUNG": Category.DOCTOR, "BELL": Category.DOCTOR}
+    assert detect("EDD CONFIRMED BY EARLY US.") == {}
+
+
+def test_a_word_with_an_s_after_a_relation_or_alone_in_a_caseless_note_is_no_name(detect):
+    assert detect('2 g na teaching, pt says wife cooks "with plenty of salt".' + LOWER_TAIL) == {}
+    assert detect("pt works seasonal at the food stand in summer, off winters." + LOWER_TAIL) == {}
+    assert detect("DAUGHTER BROOKS CALLED. -JUNE MORALES, RN") == {"BROOKS": Category.PATIENT, "JUNE MORALES": Category.DOCTOR}
+
+
+def test_what_a_patient_prefers_to_be_called_or_goes_by_names_the_patient(detect):
+    assert detect("NOC: PT (PREFERS HOPE) TEARFUL 0300, HOMESICK, TALKED W/ MOM.") == {"HOPE": Category.PATIENT}
+    assert detect("PT WILL, GOES BY HIS MIDDLE NAME PER FAMILY.") == {"WILL": Category.PATIENT}
+    assert detect("pt boogie (what everybody calls him) pulled ngt." + LOWER_TAIL) == {"boogie": Category.PATIENT}
+    assert detect("pt prefers sunny, states she ran out of lantus." + LOWER_TAIL) == {"sunny": Category.PATIENT}
+    text = "pt prefers coffee, no cream. pt pleasant, prefers tea. pt (prefers ice chips). daughter (prefers text) 555-0161."
+    assert detect(text + LOWER_TAIL) == {}
+    assert detect("pt tearful (called her son). pt resting (calls him every night)." + LOWER_TAIL) == {}
+
+
+def test_who_a_hand_off_was_with_is_a_clinician_when_the_name_ends_the_clause(detect):
+    assert detect("RECEIVED REPORT FROM DEB 1900. NEURO: A&OX4.") == {"DEB": Category.DOCTOR}
+    text = "report to floor. REPORT FROM ED 1900. report to pacu 1400. report received from or team. report to charge."
+    assert detect(text + LOWER_TAIL) == {}
+
+
+def test_a_modal_that_is_a_given_name_names_the_relative_when_the_clause_ends_after_it(detect):
+    assert detect("GOING HOME TO ELKIN W/ DAUGHTER MAY. DEVICE CLINIC FRIDAY.")["MAY"] == Category.PATIENT
+    assert detect("son will call back. daughter may come tomorrow." + LOWER_TAIL) == {}

@@ -280,3 +280,30 @@ def test_a_lake_or_river_named_with_ordinary_words_after_a_pastime_on_water_is_a
     assert found == {"jacks fork": Category.LOCATION, "TABLE ROCK LAKE": Category.LOCATION}
     none = "swimming in the river, fishing on the frozen lake, fishing in his own creek, kayaking on the big lake, boating on the lake"
     assert unit_finds("place_cue", none) == {}
+
+
+def test_a_mount_or_port_named_with_no_word_is_a_place(unit_finds):
+    assert unit_finds("place_cue", "ems -> mount nittany -> here by air." + LOWER_TAIL) == {"mount nittany": Category.LOCATION}
+    assert unit_finds("place_cue", "PORT ACCESSED. PORT DEACCESSED. PORT FLUSHING WELL. port heparin locked.") == {}
+
+
+def test_after_what_people_do_on_land_a_dam_or_ridge_named_with_words_is_a_place(unit_finds, detect):
+    found = detect("worst h/a of life while hiking at whipple dam. fell while hunting on bald eagle ridge." + LOWER_TAIL)
+    assert found == {"whipple dam": Category.LOCATION, "bald eagle ridge": Category.LOCATION}
+    assert unit_finds("place_cue", "hiking in the state park. hunting on the steep ridge." + LOWER_TAIL) == {}
+
+
+def test_outside_or_upstate_is_no_town_after_a_journey(unit_finds):
+    assert unit_finds("place_cue", "flown in from outside hosp. drove in from upstate." + LOWER_TAIL) == {}
+
+
+def test_twin_before_a_plural_of_land_or_water_begins_a_place(detect):
+    found = detect("transfer from twin rivers reg. lives way out past twin buttes. twin sister at bedside." + LOWER_TAIL)
+    assert found == {"twin rivers reg": Category.HOSPITAL, "twin buttes": Category.LOCATION}
+
+
+def test_where_the_patient_is_from_after_the_opening_age_and_sex_is_a_place_even_in_words(unit_finds):
+    found = unit_finds("place_cue", "71 yo m from king brought by stokes co ems. 41yo f from welcome, gallstone pancreatitis." + LOWER_TAIL)
+    assert found == {"king": Category.LOCATION, "welcome": Category.LOCATION}
+    text = "78 YO F FROM HOME W/ SOB. 80 YO M FROM SNF. 66 YO M FROM OSH. 55 yo f from group home. 44 yo m from work, fell."
+    assert unit_finds("place_cue", text) == {}

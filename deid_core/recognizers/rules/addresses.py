@@ -123,6 +123,8 @@ _NUMBERED_ROAD = re.compile(
     # "mvc on i-10", "ON IH 35"
     r"|(?:fm|rm|sh|ranch[ \t]+(?:road|rd)|(?:farm|ranch)[ \t]+to[ \t]+market(?:[ \t]+(?:road|rd))?)[ \t]*-?[ \t]*\d{2,4}"
     r"|(?:i[ \t]*-|ih[ \t]*-?)[ \t]*\d{1,3}"
+    # public hunting land is numbered as roads are: "ON STATE GAME LANDS 176", "on sgl 84"
+    r"|(?:(?:state[ \t]+)?game[ \t]+lands?|sgl)[ \t]*#?[ \t]*\d{1,4}"
     r"|rt\.?[ \t]*\d{1,3}(?![ \t]*(?:[%\d]|(?:l|lpm|mg|mcg|ml|cc|kg|g|x|units?|breaths?|bpm|min|mins|hrs?|h|lit(?:er|re)s?)\b))(?:[a-f](?!\w))?)(?![\w/-]|\.\d)"
     r"(?:[ \t]+(?:and|&)[ \t]+(?:(?:rd|road|cr|ave|avenue)[ \t]*\d{1,4}(?![\w/-]|\.\d)|[a-z](?=[ \t]*[.,;])))?)",
     _I,

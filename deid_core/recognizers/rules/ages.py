@@ -271,7 +271,8 @@ _AGE_RULES = _AGE_RULES + (
     PatternRule(
         "words_old",
         Category.AGE,
-        re.compile(rf"\b{_NUMBER_WORD}[ \t]*-?[ \t]*(?:years?|months?|weeks?|days?)[ \t]*-?[ \t]*old\b", _I),
+        # and with the short forms a note writes it in: "SEVENTY-EIGHT Y/O M", "eighty yo"
+        re.compile(rf"\b{_NUMBER_WORD}(?:[ \t]*-?[ \t]*(?:years?|months?|weeks?|days?)[ \t]*-?[ \t]*old\b|[ \t]+(?:y/o|yo|y\.o\.)(?![\w/]))", _I),
         score=0.9,
     ),
     # "89Y F", "47/F", "Age/Sex: 47/F": an age written against the sex

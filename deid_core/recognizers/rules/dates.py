@@ -35,6 +35,12 @@ _I = re.IGNORECASE
 _LOWER_MONTH_NEEDS_YEAR = rule_list("dates", "lowercase_months_needing_year")
 #: lowercase month forms that are also words ("may", "mar", "dec" for decreased, "march"): an event before them is no cue
 _LOWER_MONTH_WORDS = frozenset({"may", "mar", "dec", "march"})
+#: a study or procedure right before a month word that is also a word: "egd dec 3: bleeding du ulcer" (no test is
+#: decreased or marred)
+_STUDY_BEFORE = re.compile(
+    r"\b(?:egd|echo|tte|tee|mri|mra|cxr|cath|bronch|colonoscopy|ercp|eeg|emg|ekg|ecg|biopsy|surgery|admit|admission|dx|diagnosed)[ \t]*$",
+    re.IGNORECASE,
+)
 #: a unit after the number makes it a measure, not a day ("oct 3 mm", "aug 2 x")
 _UNIT_AFTER_DAY = re.compile(
     r"[ \t]*(?:%|[.:/]\d|(?:mm|cm|mg|mcg|ml|l|x|d|h|u|days?|hrs?|hours?|min|mins|units?|weeks?|wks?|mos?|months?|yrs?|years?)(?![a-z]))",
@@ -54,6 +60,8 @@ def _month_case_ok(text: str, m: re.Match[str]) -> bool:
             return False
         before = clause_before(text, m.start())
         if _MD_CUE_BEFORE.search(before):
+            return True
+        if m.groupdict().get("d") and _STUDY_BEFORE.search(text, max(0, m.start() - 20), m.start()) and not _UNIT_AFTER_DAY.match(text, m.end()):
             return True
         # "sutures out oct 29", "bed avail dec 14" is no date ("dec" is decreased) but "screener to see pt jan 9" is:
         # a month that is no word, with its day and no unit after that, whatever precedes it

@@ -237,7 +237,9 @@ _LOWER_ACRONYM = re.compile(r"(?<![\w&-])(?P<acr>[a-z]{1,4}(?:h|mc))(?![\w&-])")
 _ACRONYM_CUE = re.compile(
     r"\b(?:presented|presents|presenting|arrived|arrives|arriving|transferred|transfered|transfer|xfer(?:r?ed)?|admitted|admission|discharged|discharge|disposition|returned|sent|"
     r"brought|taken|referred|evaluated|seen|treated|hospitali[sz]ed|followed|follow[- ]?up|f/u|appointment|appt|scheduled|"
-    r"works|employed|dr\.?|hd|dialysis|hemodialysis|dialy[sz]es|pcp|came|comes|ems|ambulance|flown|med[ \t]?flight|tx|trx)\b",
+    r"works|employed|dr\.?|hd|dialysis|hemodialysis|dialy[sz]es|pcp|came|comes|ems|ambulance|flown|med[ \t]?flight|tx|trx|"
+    # what an outside hospital did before sending the patient: "INTUBATED AT SOVAH DANVILLE", "tnk at lrmc"
+    r"intubated|stented|cathed|resuscitated|stabili[sz]ed|tnk|tpa|lytics)\b",
     re.IGNORECASE,
 )
 
@@ -270,13 +272,24 @@ def _facility_matches(text: str):
             yield inner
 
 
-#: "BROUGHT IN BY SCIPIO AMBULANCE", "ocean city ems", "douglas co ambulance", "crew from bayhawk air": an ambulance,
+#: "BROUGHT IN BY SCIPIO AMBULANCE", "ocean city ems", "douglas co ambulance", "crew from bayhawk air", "MIFFLINBURG
+#: HOSE CO" (a town's fire company): an ambulance,
 #: rescue or flight service named by its town or its own word, in any case ("by ground ems", "room air" name none)
 _RESCUE_TYPE = re.compile(
-    r"(?<![\w-])(?:ems|ambulance(?:[ \t]+(?:service|district|corps))?|rescue(?:[ \t]+squad)?|(?:emergency|ambulance)[ \t]+squad|fire(?:[ \t]*(?:&|and)[ \t]*rescue|[ \t]+(?:dept|department|district))?|vfd"
+    r"(?<![\w-])(?:ems|ambulance(?:[ \t]+(?:service|district|corps))?|rescue(?:[ \t]+squad)?|(?:emergency|ambulance)[ \t]+squad|fire(?:[ \t]*(?:&|and)[ \t]*rescue|[ \t]+(?:dept|department|district|co|company))?|vfd"
+    r"|(?:hose|engine)[ \t]+(?:co|company)"
     r"|(?P<air>air(?:[ \t]+(?:care|med|evac|ambulance))?|aeromedical|med[ \t]?flight|life[ \t]?flight))(?![\w-])",
     re.I,
 )
+#: "REHAB AT WHITE DEER RUN.", "wants detox at blue mountain recovery,": where an addiction or rehabilitation stay
+#: will be, two or three words that end the clause name the centre, even everyday ones
+_TREATMENT_AT = re.compile(
+    r"\b(?:rehab|detox|treatment|recovery)[ \t]+(?:at|to)[ \t]+"
+    r"(?P<name>[A-Za-z][A-Za-z'’-]+(?:[ \t]+[A-Za-z][A-Za-z'’-]+){1,2})(?=[ \t]*(?:[,.;:)\n]|$))",
+    re.I,
+)
+#: what ends a stay's clause when no centre is named: "REHAB AT THIS TIME", "detox at earliest opportunity"
+_NOT_CENTRE_WORDS = rule_list("facilities", "not_centre_words")
 #: "UNIVERSITY HOSPITAL IN SAN ANTONIO", "childrens hosp in denver": a hospital's kind, then its city
 _KIND_IN_CITY = re.compile(
     r"(?<![\w'’-])(?P<name>(?:university|children'?s|childrens|county|veterans'?|va|state)[ \t]+(?:hospital|hosp|medical[ \t]+(?:center|ctr)|med[ \t]+ctr))"
@@ -295,6 +308,19 @@ _RESCUE_KINDS = frozenset(
     | {"ice", "trench", "confined", "space", "vehicle", "extrication", "heavy", "urban", "marine", "structure", "brush", "wildland"}
 )
 _RESCUE_NAME_WORD = re.compile(r"([A-Za-z][A-Za-z'’.-]*)[ \t]+$")
+#: how or by whom a patient was carried ("BY PRIVATE AMBULANCE", "FLOWN BY HELICOPTER"): never a service's name
+_TRANSPORT_WORDS = rule_list("facilities", "transport_words")
+#: a flight service's type after its name: "SOUTHERN TIER AIR", "lifeguard flight"
+_FLIGHT_TYPES = frozenset({"air", "flight", "medevac", "ambulance", "helicopter", "transport"})
+#: "BY AMERICAN LEGION AMBULANCE": after "by" or "via", a service may be named with words
+_CARRIED_BY = re.compile(r"(?<![\w-])(?:by|via)[ \t]+$", re.I)
+#: "FLOWN BY LIFE LION FROM LEWISTOWN", "flown by southern tier air.": who flew the patient is a flight service,
+#: whatever its words, before where from or to or the clause's end
+_FLOWN_BY = re.compile(
+    r"\b(?:flown|flew|airlifted|life-?flighted)(?:[ \t]+(?:in|over|here|out))?[ \t]+by[ \t]+"
+    r"(?P<name>[A-Za-z][A-Za-z'’-]*(?:[ \t]+[A-Za-z][A-Za-z'’-]*){0,2}?)(?:[ \t]+(?:from|to)\b|(?=[ \t]*[.,;]))",
+    re.I,
+)
 #: endings, beside an adjective's, of a word that describes air rather than names a flight service ("humidified")
 _AIR_DESCRIBED = re.compile(r"(?:ed|ing|ar|ent|ant|ful|less)$")
 #: how many words may name a rescue service ("north ocean city ems" is three)
@@ -553,6 +579,8 @@ class FacilityRecognizer(RuleRecognizer):
         out.extend(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/shared_name") for m in _STEM_AFTER_CUE.finditer(text))
         out.extend(self._acronyms(text))
         out.extend(self._rescue_services(text))
+        out.extend(self._flown_by(text))
+        out.extend(self._treatment_centres(text))
         out.extend(self._kind_in_city(text))
         return out
 
@@ -574,11 +602,44 @@ class FacilityRecognizer(RuleRecognizer):
                     break  # a name never reaches back over a sentence's end ("LIFT ASSIST. SCIPIO AMBULANCE")
                 words.insert(0, (w.start(1), w.group(1)))
                 pos = w.start(1)
+            named = list(words)
             while words and not self._rescue_name(lex, [t.lower().rstrip(".") for _, t in words], air=bool(m.group("air"))):
                 words.pop(0)
+            if not words and not m.group("air") and len(named) > 1 and _CARRIED_BY.search(text, max(0, named[0][0] - 6), named[0][0]):
+                words = named if self._service_words(lex, [t.lower() for _, t in named]) else []
             if words:
                 out.append(Span(words[0][0], m.end(), Category.HOSPITAL, 0.7, "facility/rescue_service"))
         return out
+
+    def _treatment_centres(self, text: str) -> list[Span]:
+        """``SW CONSULTED RE: REHAB AT WHITE DEER RUN.``: the words after a stay's "at" that end its clause, when none
+        is a plain, facility, dwelling or time word."""
+        lex = self.resources.lexicon
+        out = []
+        for m in _TREATMENT_AT.finditer(text):
+            words = m.group("name").lower().split()
+            if any(_plain_word(lex, w) or w in _GENERIC_FACILITY_WORDS or w in _NOT_CENTRE_WORDS or w.endswith(("ing", "ed")) for w in words):
+                continue
+            out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/treatment_centre"))
+        return out
+
+    def _flown_by(self, text: str) -> list[Span]:
+        """``FLOWN BY LIFE LION FROM LEWISTOWN``: the words between "flown by" and where from or to name the flight
+        service unless they say how it flew (``flown by helicopter from``)."""
+        lex = self.resources.lexicon
+        out = []
+        for m in _FLOWN_BY.finditer(text):
+            words = m.group("name").lower().split()
+            while len(words) > 1 and words[-1] in _FLIGHT_TYPES:
+                words.pop()  # "southern tier air": the service's own words stand before its type
+            if self._service_words(lex, words):
+                out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/flown_by"))
+        return out
+
+    @staticmethod
+    def _service_words(lex: Lexicon, words: list[str]) -> bool:
+        """Words that may name a transport service after "by": none says how or by whom, none is a plain word."""
+        return not any(w in _TRANSPORT_WORDS or w in _RESCUE_KINDS or _plain_word(lex, w) for w in words)
 
     @staticmethod
     def _kind_in_city(text: str) -> list[Span]:

@@ -36,7 +36,7 @@ _ID_LABELS = (
     r"|subject[ \t]*(?:id|number|no\.?|#)|claim[ \t]*(?:id|number|no\.?|#)|confirmation[ \t]*(?:number|no\.?|#)"
     r"|ref(?:erence)?[ \t]*(?:number|no\.?|#)|badge(?:[ \t]+(?:number|no\.?|#))?|employee[ \t]*(?:id|number|no\.?|#)"
     r"|passport(?:[ \t]+(?:number|no\.?|#))?|driver'?s?[ \t]+licen[cs]e(?:[ \t]+(?:number|no\.?|#))?|DL[ \t]*#|VIN"
-    r"|plate[ \t]*(?:number|no\.?|#)|certificate[ \t]*(?:number|no\.?|#)|ID[ \t]*(?:number|no\.?|#)|identifier"
+    r"|plate[ \t]*(?:number|no\.?|#)|plate(?=[ \t]*:?[ \t]*(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*\d)[A-Z0-9]{2,4}-?[A-Z0-9]{2,5}(?![\w-]))|tag(?=[ \t]*:?[ \t]*[A-Z]{2,4}-\d{3,5}(?![\w-]))|certificate[ \t]*(?:number|no\.?|#)|ID[ \t]*(?:number|no\.?|#)|identifier"
     r"|acc#|acct#|mrn#|id(?=[ \t]*[:#])|chart[ \t]*(?:number|no\.?|#)|barcode|tracking[ \t]*(?:number|no\.?|#)"
     # health-card and record numbers outside the US, and labels that take any identifier after them
     r"|URN|UR[ \t]*(?:number|no\.?|#)|RAMQ|OHIP|IHI|MBI|HIC|PHN|health[ \t]*card(?:[ \t]+(?:number|no\.?|#))?"

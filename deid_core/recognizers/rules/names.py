@@ -141,7 +141,7 @@ _DOCTOR_ROLES = (
     r"|referring(?:[ \t]+(?:physician|provider|md|doctor|clinician))?|ref(?:erring)?[ \t]+md|surgeon|assistant(?:[ \t]+surgeon)?"
     r"|anesthesiologist|anesthesia|anesthetist|crna|consultant|consulting(?:[ \t]+(?:physician|md))?|(?<![\d.][ \t])(?<![\d.])cc|provider|clinician"
     r"|physician|doctor|nurse|rn|np|(?<![-/])pa|(?<![-'’])ho|author|care[ \t]+team|covering(?:[ \t]+(?:physician|md))?|on-?call|midwife|therapist|pharmacist"
-    r"|case[ \t]+manager|social[ \t]+worker|sw|(?<![\d.][ \t])(?<![\d.])cm|sitter|rt|rrt|res|dietitian|dietician|chaplain|psychiatrist|psychologist|cardiologist|oncologist"
+    r"|case[ \t]+manager|social[ \t]+worker|sw|(?<!\d[ \t])(?<![\d.])cm|sitter|rt|rrt|res|dietitian|dietician|chaplain|psychiatrist|psychologist|cardiologist|oncologist"
     r"|neurologist|radiologist|pathologist|hospitalist|intensivist|nephrologist|urologist|dermatologist|gastroenterologist"
     r"|pulmonologist|endocrinologist|rheumatologist|obstetrician|gynecologist|ob/gyn|pediatrician|neurosurgeon|proceduralist"
     r"|operator|sonographer|technologist|tech|scribe|nurse[ \t]+practitioner|physician[ \t]+assistant|preceptor"
@@ -235,6 +235,28 @@ _PROCEDURE_BEFORE = re.compile(
 _GOES_BY = re.compile(
     r"\b(?:" + _NICKNAME_VERBS + r"|a\.?k\.?a\.?)[ \t]+(?P<nick>[^\W\d_][\w'’-]*)"
     r"(?=[ \t]*(?:[,.;:)!\n]|$|[ \t]+(?:and|but|per|on|at|w/?|with|since|now|here|to)\b))",
+    _I,
+)
+#: "PT (PREFERS HOPE)", "pt prefers sunny, states...": one word after "prefers" that ends a bracket or a clause
+_PREFERS = re.compile(r"(?:(?P<open>\([ \t]*)|\b)prefers[ \t]+(?P<nick>[^\W\d_][\w'’-]*)(?=[ \t]*(?:(?P<close>\))|[,;.]))", _I)
+#: "pt boogie (what everybody calls him)", "PT WILL, GOES BY HIS MIDDLE NAME": the word after "pt" is what the patient
+#: is called when what follows says how they are called
+_PT_THEN_NAMING = re.compile(
+    r"\bpt[ \t]+(?P<nick>[^\W\d_][\w'’-]*)(?:[ \t]*\([^)\n]{0,40}?|,[ \t]*)"
+    r"\b(?:calls?[ \t]+(?:him|her|them)|called|goes[ \t]+by|nickname|(?:first|middle|real)[ \t]+name|prefers[ \t]+to[ \t]+be[ \t]+called)\b",
+    _I,
+)
+#: "RECEIVED REPORT FROM DEB 1900", "report given to marisol, rn": who a hand-off was with, a given name that ends the
+#: clause or stands before a clock time
+_REPORT_WITH = re.compile(
+    r"\b(?:report|hand-?off)[ \t]+(?:(?:received|given|called|rec'?d)[ \t]+)?(?:from|to)[ \t]+(?P<name>[^\W\d_][\w'’-]*)"
+    r"(?=[ \t]*(?:[,;.\n]|$|@?[ \t]*(?:[01]\d|2[0-3])[0-5]\d\b))",
+    _I,
+)
+#: "HOME TO ELKIN W/ DAUGHTER MAY.", "son will, at bedside": a modal that is a given name names the relative when the
+#: clause ends after it, where no verb can follow
+_RELATION_THEN_MODAL_NAME = re.compile(
+    r"\b(?:" + alternation(RELATIONS) + r")[ \t]+(?P<name>may|will)(?=[ \t]*(?:[.,;)\n]|$))",
     _I,
 )
 #: how a person goes, or a part of their name, after "goes by"
@@ -589,6 +611,8 @@ class NameRecognizer(RuleRecognizer):
             # "PARTNER JOJO IN AT 1900": after a relation, a listed name English seldom uses names the person
             if mode == "surname":
                 return lex.is_last(low)
+            if mode == "relation" and lex.is_plural_of_word(low) and not lex.is_first(low):
+                return False  # "wife cooks with salt": a word with an "s" after it is what the relative does
             return header_caps or not lex.is_common_word(low) or (mode == "relation" and (lex.is_first(low) or not lex.is_everyday(low)))
         return mode in _STRONG_CUE_MODES and not lex.is_common_word(low) and not _INFLECTED.search(low) and not self._form_of_word(low)
 
@@ -664,7 +688,9 @@ class NameRecognizer(RuleRecognizer):
         name that is also a word names the person: the role is the cue such a name needs in any case.
         A modal (will, may) counts only with a surname after it."""
         i = self._token_index_at(tokens, pos)
-        if i >= len(tokens) or text[pos : tokens[i].start].strip(" \t") != "" or not self._word_given_name(tokens[i]):
+        if i >= len(tokens) or text[pos : tokens[i].start].strip(" \t") != "":
+            return None
+        if not (self._word_given_name(tokens[i]) or self._word_surname_acting(text, tokens, i)):
             return None
         if self._verb_reading(tokens, i) or tokens[i].lower in _RANKS_LOWER or tokens[i].lower in PAST_VERBS:
             return None  # "HO MADE AWARE": a past tense after the role is what was done
@@ -697,6 +723,18 @@ class NameRecognizer(RuleRecognizer):
             if nxt.lower not in FUNCTION_WORDS and not _is_credential(nxt) and not acts:
                 return None  # "TECH MARK SITE": a verb with its object
         return (i, i + 1) if surname else (i, i)
+
+    def _word_surname_acting(self, text: str, tokens: Sequence[Token], i: int) -> bool:
+        """``SW YOUNG CONSULTED``, ``cm bell aware``: after a staff role, a listed surname that is also a word names
+        the person when what a person does follows it at once."""
+        tok, lex = tokens[i], self.lexicon
+        low = tok.lower
+        if not lex.is_last(low) or low in FUNCTION_WORDS or low in _RELATION_SET or lex.is_clinical(low) or lex.is_stop(low):
+            return False
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if not nxt or self._gap(text, tok, nxt) != " " or nxt.caseless != tok.caseless:
+            return False
+        return bool(_PERSON_VERB_AFTER.match(text, tok.end))
 
     def _subject_given_name(self, text: str, tokens: Sequence[Token], k: int) -> bool:
         """After ``pt``, a given name that is also a word names the patient when what a person says or does
@@ -1019,7 +1057,7 @@ class NameRecognizer(RuleRecognizer):
                 credential = _CREDENTIAL_RE.match(rest)
                 if not (credential or re.match(r"[ \t]*(?:$|\n|\()", rest)):
                     return  # "- Metoprolol 25 mg" is a list item, not a signature
-                if not credential and (run[0] == run[1] or _SIGNOFF_BEFORE.search(text[max(0, cand.start - 30) : cand.start])):
+                if not credential and _SIGNOFF_BEFORE.search(text[max(0, cand.start - 30) : cand.start]):
                     # "thanks\n- Alyssa": a message closes with the writer's given name, no credential
                     cand = NameCandidate(cand.start, cand.end, Category.PATIENT, 0.9, "signoff")
             if rule == "signoff" and _CREDENTIAL_RE.match(rest) and _CREDENTIAL_RE.match(rest).group("sep").strip() == ",":
@@ -1150,6 +1188,30 @@ class NameRecognizer(RuleRecognizer):
             if nick in FUNCTION_WORDS or nick in _NOT_NICKNAMES or self.lexicon.is_clinical(nick) or self.lexicon.is_stop(nick):
                 continue  # "goes by wheelchair", "goes by his middle name"
             out.append(NameCandidate(m.start("nick"), m.end("nick"), Category.PATIENT, 0.8, "naming"))
+        for m in _RELATION_THEN_MODAL_NAME.finditer(text):
+            out.append(NameCandidate(m.start("name"), m.end("name"), Category.PATIENT, 0.8, "relation"))
+        for m in _REPORT_WITH.finditer(text):
+            low = m.group("name").lower()
+            if low in FUNCTION_WORDS or low in _RELATION_SET or self.lexicon.is_clinical(low) or self.lexicon.is_stop(low):
+                continue  # "report to floor.", "REPORT FROM ED 1900"
+            if self.lexicon.is_first(low) and not self.lexicon.is_common_word(low, strict=True):
+                out.append(NameCandidate(m.start("name"), m.end("name"), Category.DOCTOR, 0.8, "hand_off"))
+        for m in _PREFERS.finditer(text):
+            nick = m.group("nick").lower()
+            bracketed = bool(m.group("open")) and bool(m.group("close"))
+            if nick in FUNCTION_WORDS or self.lexicon.is_clinical(nick) or self.lexicon.is_stop(nick):
+                continue
+            # "DAUGHTER SUNNY (PREFERS TEXT)": how to be reached; unbracketed, a given name English writes often is what
+            # is preferred ("prefers tea, no sugar")
+            lex = self.lexicon
+            if (bracketed and (lex.is_first(nick) or not lex.is_common_word(nick))) or (lex.is_first(nick) and not lex.is_common_word(nick, strict=True)):
+                out.append(NameCandidate(m.start("nick"), m.end("nick"), Category.PATIENT, 0.8, "naming"))
+        for m in _PT_THEN_NAMING.finditer(text):
+            nick = m.group("nick").lower()
+            plain = nick in FUNCTION_WORDS or self.lexicon.is_stop(nick)
+            if (plain and not self.lexicon.is_first(nick)) or self.lexicon.is_clinical(nick) or nick.endswith("ing"):
+                continue  # "pt sleeping (calls her husband...)"; "PT WILL, GOES BY..." is named
+            out.append(NameCandidate(m.start("nick"), m.end("nick"), Category.PATIENT, 0.8, "naming"))
         for m in itertools.chain(_NAME_THEN_RELATION.finditer(text), _NAME_THEN_BRACKETED_RELATION.finditer(text)):
             k = self._token_index_at(tokens, m.start("name"))
             tok = tokens[k] if k < len(tokens) else None
@@ -1233,7 +1295,9 @@ class NameRecognizer(RuleRecognizer):
                 signer = self._last_line_given_name(text, tokens, m.end())
                 if signer:
                     tok, credential = signer
-                    category, rule = (Category.DOCTOR, "signature") if credential else (Category.PATIENT, "signoff")
+                    # "-rose" closing a note: whoever signs a note is its writer, on the staff; after "thanks" a message
+                    message = not credential and _SIGNOFF_BEFORE.search(text[max(0, tok.start - 30) : tok.start])
+                    category, rule = (Category.PATIENT, "signoff") if message else (Category.DOCTOR, "signature")
                     out.append(NameCandidate(tok.start, tok.end, category, 0.85, rule))
         for m in _SIGNOFF.finditer(text):
             forward(m.end(), Category.PATIENT, "signoff", 0.7, "signoff")
@@ -1725,6 +1789,8 @@ class NameRecognizer(RuleRecognizer):
                 continue
             if followed_by_eponym_trigger(text, tok.end) or _SCORE_AFTER.match(text, tok.end) or after_eponym_modifier(text, tok.start, tok.end):
                 continue
+            if caseless and lex.is_plural_of_word(tok.lower):
+                continue  # "off winters", "CHECKS ON COWS, FIXES FENCES": where case says nothing, a plural or a verb
             out.append(self._candidate(text, tokens, k, k, 0.5))
         return out
 

@@ -79,7 +79,13 @@ _DIRECTIONS = frozenset(
     {"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest", "yonder", "back", "stairs", "home", "here", "there"}
 )
 #: the rule each residence pattern reports as its source
-_RULE_OF = {_RESIDENCE_WITH: "residence_with", _RESIDENCE_OUT: "residence_out"}
+#: "71 yo m from king brought by ems", "41yo f from welcome,": the note's opening age and sex, then where the patient
+#: is from, a place named even with ordinary words
+_AGE_SEX_FROM = re.compile(
+    r"(?<![\w./])\d{1,3}[ \t]*(?:yo|y/o|y\.o\.?|yrs?|years?[ \t-]old)[ \t]*(?:m|f|male|female|man|woman)?[ \t]+from[ \t]+" + _CASELESS_PLACE,
+    re.I,
+)
+_RULE_OF = {_RESIDENCE_WITH: "residence_with", _RESIDENCE_OUT: "residence_out", _AGE_SEX_FROM: "age_sex_from"}
 #: "MOM FROM ANTELOPE FLATS ARRIVED", "BROTHER CALLED FROM SWEETWATER WASH": where a relative comes or calls from;
 #: "from" is found first and the relative looked for just before it, as an alternation of every relation word tried
 #: at each character of a note is slow
@@ -102,13 +108,25 @@ _FEATURE_NAME = re.compile(
     r"(?<![\w'’-])(?:(?P<name>[a-z][a-z'’-]{2,})[ \t]+(?:" + alternation(_FEATURE_TAILS) + r")|(?:lake|lk)[ \t]+(?P<lake>[a-z][a-z'’-]{2,}))(?![\w'’-])",
     re.I,
 )
-#: "float trip on the jacks fork", "FISHING ON TABLE ROCK LAKE": after what people do on water, a lake, river or
-#: creek named even with ordinary words is a place ("swimming in the river", "fishing on the frozen lake" are none)
+#: "transfer from twin rivers reg", "way out past twin buttes": "twin" before a plural of land or water begins a
+#: place's name, never a relative
+_TWIN_PLACE = re.compile(
+    r"(?<![\w'’-])twin[ \t]+(?:rivers|lakes|falls|cities|buttes|oaks|pines|peaks|tiers|bridges|creeks|hills|valleys|forks|ponds|mountains|harbors|islands)(?![\w'’-])",
+    re.I,
+)
+#: "ems -> mount nittany -> here", "FROM FT DEFIANCE": a mount, fort or port named with a word that is no word
+_LEAD_NAME = re.compile(r"(?<![\w'’.-])(?<!\d[ \t])(?:mount|mt\.?|fort|ft\.?|port)[ \t]+(?P<name>[a-z][a-z'’-]{3,})(?![\w'’-])", re.I)
+#: "float trip on the jacks fork", "FISHING ON TABLE ROCK LAKE", "hiking at whipple dam": after what people do on
+#: water or land, a lake, river, creek, dam, ridge or park named even with ordinary words is a place ("swimming in
+#: the river", "fishing on the frozen lake", "hiking in the state park" are none)
 _FEATURE_AFTER_PASTIME = re.compile(
     r"(?<![\w-])(?:fishing|fished|boating|kayak(?:ing)?|canoe(?:ing)?|float(?:ing)?(?:[ \t]+trip)?|swimming|swam|tubing|rafting"
-    r"|wading|waded|drown(?:ed|ing)|near[ \t-]drowning|submersion|jet[ \t]?ski(?:ing)?|water[ \t]?ski(?:ing)?|paddl(?:ing|ed)|sailing)\b"
-    r"[^.;:\n]{0,30}?[ \t](?:on|in|at|into|off|from|down)[ \t]+(?:the[ \t]+)?"
-    r"(?P<name>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{2,})?)[ \t]+(?:lake|lk|river|creek|crk|fork|bayou|reservoir)(?![\w'’-])",
+    r"|wading|waded|drown(?:ed|ing)|near[ \t-]drowning|submersion|jet[ \t]?ski(?:ing)?|water[ \t]?ski(?:ing)?|paddl(?:ing|ed)|sailing"
+    # and what they do on land: "HIKING AT WHIPPLE DAM", "hunting on bald eagle ridge"
+    r"|hik(?:ing|ed)|hunting|hunted|camping|camped|climbing|biking|snowmobil(?:ing|ed)|sledding|skiing)\b"
+    r"[^.;:\n]{0,30}?[ \t](?:on|in|at|into|off|from|down|near)[ \t]+(?:the[ \t]+)?"
+    r"(?P<name>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{2,})?)[ \t]+"
+    r"(?:lake|lk|river|creek|crk|fork|bayou|reservoir|dam|falls|state[ \t]+(?:park|forest)|ridge|mountain|mtn|knob|gap)(?![\w'’-])",
     re.I,
 )
 #: "FOUND DOWN OUT AT THE SORENSEN PLACE", "kicked by cow at the yoder farm": a family's land, named by its surname
@@ -154,7 +172,7 @@ _TIME_WORDS = frozenset(
 #: ("lives alone in sturbridge ma w/ his cat", but not "lives in boston in a condo")
 _STATE_WORDS = frozenset(a for a in AMBIGUOUS_STATE_ABBRS if a.lower() in FUNCTION_WORDS)
 _FACILITY_WORD_AFTER = re.compile(
-    r"[ \t]+(?:regional|general|memorial|community|hosp(?:ital)?|medical|med|rehab|clinic|health|nursing|manor|ed|er|nh|snf"
+    r"[ \t]+(?:regional|general|memorial|community|hosp(?:ital)?|medical|med|rehab|clinic|health|nursing|manor|care|living|lodge|villas?|haven|ed|er|nh|snf"
     r"|cent(?:er|re)|ctr|urgent|dialysis|assisted|senior|family|recovery|critical[ \t]+access|county[ \t]+(?:hosp|medical|general))\b",
     re.IGNORECASE,
 )
@@ -235,7 +253,7 @@ class PlaceCueRecognizer(RuleRecognizer):
                     out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/caseless"))
                     cued.add(m.start("place"))
         relative_from = self._after_relative(text, _FROM_PLACE, _RELATIVE_BEFORE_FROM, _RELATIVE_REACH)
-        for m in itertools.chain(_RESIDENCE_WITH.finditer(text), _RESIDENCE_OUT.finditer(text), relative_from):
+        for m in itertools.chain(_RESIDENCE_WITH.finditer(text), _RESIDENCE_OUT.finditer(text), _AGE_SEX_FROM.finditer(text), relative_from):
             if m.start("place") in cued or _FACILITY_WORD_AFTER.match(text, m.end("place")):
                 continue  # "son visiting from north platte" is found once; "MOM FROM HOLLIS CREEK REGIONAL" names a facility
             if m.re is _RESIDENCE_OUT and m.group("place").split()[0].lower() in _DIRECTIONS:
@@ -281,6 +299,14 @@ class PlaceCueRecognizer(RuleRecognizer):
                 continue
             out.append(Span(m.start("name"), m.end(), Category.LOCATION, 0.6, "place_cue/feature"))
             cued.add(m.start("name"))
+        for m in _TWIN_PLACE.finditer(text):
+            out.append(Span(m.start(), m.end(), Category.LOCATION, 0.6, "place_cue/twin"))
+        for m in _LEAD_NAME.finditer(text):
+            name = m.group("name").lower()
+            if name.endswith(("ed", "ing")) or m.start() in cued:
+                continue  # "PORT DEACCESSED", "port flushing": what was done to the port
+            if self._town_word(name, rare=True) and not self.resources.lexicon.is_common_word(name):
+                out.append(Span(m.start(), m.end(), Category.LOCATION, 0.6, "place_cue/lead_name"))
         for m in _FEATURE_NAME.finditer(text):
             name = m.group("name") or m.group("lake")
             if m.start() in cued or name.lower() in _FEATURE_DESCRIPTIONS or not self._town_word(name.lower(), rare=True):
@@ -296,7 +322,8 @@ class PlaceCueRecognizer(RuleRecognizer):
     def _describes_water(self, word: str) -> bool:
         """A word that says what kind of water, whose or where, not which: "the frozen lake", "his own creek"."""
         lex = self.resources.lexicon
-        return word in _FEATURE_DESCRIPTIONS or word in FUNCTION_WORDS or lex.is_stop(word) or lex.is_clinical(word) or word.endswith("ed")
+        clinical = lex.is_clinical(word) and not lex.is_eponym(word)  # "whipple dam" is named for a person, as procedures are
+        return word in _FEATURE_DESCRIPTIONS or word in FUNCTION_WORDS or lex.is_stop(word) or clinical or word.endswith("ed")
 
     @staticmethod
     def _after_relative(text: str, place: re.Pattern[str], relative: re.Pattern[str], reach: int) -> Iterable[re.Match[str]]:
@@ -346,6 +373,8 @@ class PlaceCueRecognizer(RuleRecognizer):
             word = w.group(0).lower()
             if word in FUNCTION_WORDS or word in _NOT_PLACE_WORDS or word in _TIME_WORDS or lex.is_clinical(word) or word.upper() in CLINICAL_ACRONYMS:
                 break  # "on long drives from now on": a time is no place
+            if past_tense(word):
+                break  # "71 yo m from king brought by ems": a verb ends the place
             if i and self._ends_after_first(words[0].group(0).lower(), word):
                 break  # "flew in from vermont tonight", "LIVES ALONE IN GARDNER SINCE ..."
             end = m.start("place") + w.end()
