@@ -171,8 +171,10 @@ _TIME_WORDS = frozenset(
 #: the states' short forms that are function words: even after a residence cue they need their comma
 #: ("lives alone in sturbridge ma w/ his cat", but not "lives in boston in a condo")
 _STATE_WORDS = frozenset(a for a in AMBIGUOUS_STATE_ABBRS if a.lower() in FUNCTION_WORDS)
+#: "99 y/o f from shady rest care center": a care home's words after where someone lives or is from make it a home
+_CARE_WORD_AFTER = re.compile(r"[ \t]+(?:care|living|lodge|villas?|haven)\b", re.IGNORECASE)
 _FACILITY_WORD_AFTER = re.compile(
-    r"[ \t]+(?:regional|general|memorial|community|hosp(?:ital)?|medical|med|rehab|clinic|health|nursing|manor|care|living|lodge|villas?|haven|ed|er|nh|snf"
+    r"[ \t]+(?:regional|general|memorial|community|hosp(?:ital)?|medical|med|rehab|clinic|health|nursing|manor|ed|er|nh|snf"
     r"|cent(?:er|re)|ctr|urgent|dialysis|assisted|senior|family|recovery|critical[ \t]+access|county[ \t]+(?:hosp|medical|general))\b",
     re.IGNORECASE,
 )
@@ -254,7 +256,7 @@ class PlaceCueRecognizer(RuleRecognizer):
                     cued.add(m.start("place"))
         relative_from = self._after_relative(text, _FROM_PLACE, _RELATIVE_BEFORE_FROM, _RELATIVE_REACH)
         for m in itertools.chain(_RESIDENCE_WITH.finditer(text), _RESIDENCE_OUT.finditer(text), _AGE_SEX_FROM.finditer(text), relative_from):
-            if m.start("place") in cued or _FACILITY_WORD_AFTER.match(text, m.end("place")):
+            if m.start("place") in cued or _FACILITY_WORD_AFTER.match(text, m.end("place")) or _CARE_WORD_AFTER.match(text, m.end("place")):
                 continue  # "son visiting from north platte" is found once; "MOM FROM HOLLIS CREEK REGIONAL" names a facility
             if m.re is _RESIDENCE_OUT and m.group("place").split()[0].lower() in _DIRECTIONS:
                 continue  # "lives up north", "lives out back"
