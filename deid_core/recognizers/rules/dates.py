@@ -61,11 +61,12 @@ def _month_case_ok(text: str, m: re.Match[str]) -> bool:
         before = clause_before(text, m.start())
         if _MD_CUE_BEFORE.search(before):
             return True
-        if m.groupdict().get("d") and _STUDY_BEFORE.search(text, max(0, m.start() - 20), m.start()) and not _UNIT_AFTER_DAY.match(text, m.end()):
+        day = bool(m.groupdict().get("d")) and not _UNIT_AFTER_DAY.match(text, m.end())
+        if day and _STUDY_BEFORE.search(text, max(0, m.start() - 20), m.start()):
             return True
         # "sutures out oct 29", "bed avail dec 14" is no date ("dec" is decreased) but "screener to see pt jan 9" is:
         # a month that is no word, with its day and no unit after that, whatever precedes it
-        return mon.lower() not in _LOWER_MONTH_WORDS and bool(m.groupdict().get("d")) and not _UNIT_AFTER_DAY.match(text, m.end())
+        return mon.lower() not in _LOWER_MONTH_WORDS and day
     return True
 
 

@@ -226,6 +226,13 @@ _SIGNOFF_BEFORE = re.compile(
     r"\b(?:thanks|thank[ \t]+you|thx|sincerely|regards|best|cheers|love|respectfully|cordially|take[ \t]+care)[ \t,!.]*\n[ \t]*[-–—~]*[ \t]*$",
     _I,
 )
+
+
+def _closes_a_message(text: str, start: int) -> bool:
+    """A name right after "thanks" and a line break signs a message ("thanks\n- Alyssa"), not a note."""
+    return bool(_SIGNOFF_BEFORE.search(text[max(0, start - 30) : start]))
+
+
 #: an operation's status and its qualifier before the surgeon's name it bears: "S/P BIDIRECTIONAL GLENN", "s/p stage 1 norwood"
 _PROCEDURE_BEFORE = re.compile(
     r"\bs/p[ \t]+(?:(?:bidirectional|bilateral|modified|classic|hemi-?|extracardiac|fenestrated|lateral[ \t]+tunnel|stage[ \t]+\d|staged|redo|lap(?:aroscopic)?|open)[ \t]+)*$",
@@ -724,12 +731,16 @@ class NameRecognizer(RuleRecognizer):
                 return None  # "TECH MARK SITE": a verb with its object
         return (i, i + 1) if surname else (i, i)
 
+    def _plain_word(self, low: str) -> bool:
+        """A function, stop or clinical word: what a cue may stand before without naming anyone."""
+        return low in FUNCTION_WORDS or self.lexicon.is_stop(low) or self.lexicon.is_clinical(low)
+
     def _word_surname_acting(self, text: str, tokens: Sequence[Token], i: int) -> bool:
         """``SW YOUNG CONSULTED``, ``cm bell aware``: after a staff role, a listed surname that is also a word names
         the person when what a person does follows it at once."""
         tok, lex = tokens[i], self.lexicon
         low = tok.lower
-        if not lex.is_last(low) or low in FUNCTION_WORDS or low in _RELATION_SET or lex.is_clinical(low) or lex.is_stop(low):
+        if not lex.is_last(low) or low in _RELATION_SET or self._plain_word(low):
             return False
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         if not nxt or self._gap(text, tok, nxt) != " " or nxt.caseless != tok.caseless:
@@ -1057,7 +1068,7 @@ class NameRecognizer(RuleRecognizer):
                 credential = _CREDENTIAL_RE.match(rest)
                 if not (credential or re.match(r"[ \t]*(?:$|\n|\()", rest)):
                     return  # "- Metoprolol 25 mg" is a list item, not a signature
-                if not credential and _SIGNOFF_BEFORE.search(text[max(0, cand.start - 30) : cand.start]):
+                if not credential and _closes_a_message(text, cand.start):
                     # "thanks\n- Alyssa": a message closes with the writer's given name, no credential
                     cand = NameCandidate(cand.start, cand.end, Category.PATIENT, 0.9, "signoff")
             if rule == "signoff" and _CREDENTIAL_RE.match(rest) and _CREDENTIAL_RE.match(rest).group("sep").strip() == ",":
@@ -1185,25 +1196,25 @@ class NameRecognizer(RuleRecognizer):
                 out.append(NameCandidate(m.start("nick"), m.end("nick"), Category.PATIENT, 0.8, "naming"))
         for m in _GOES_BY.finditer(text):
             nick = m.group("nick").lower()
-            if nick in FUNCTION_WORDS or nick in _NOT_NICKNAMES or self.lexicon.is_clinical(nick) or self.lexicon.is_stop(nick):
+            if nick in _NOT_NICKNAMES or self._plain_word(nick):
                 continue  # "goes by wheelchair", "goes by his middle name"
             out.append(NameCandidate(m.start("nick"), m.end("nick"), Category.PATIENT, 0.8, "naming"))
         for m in _RELATION_THEN_MODAL_NAME.finditer(text):
             out.append(NameCandidate(m.start("name"), m.end("name"), Category.PATIENT, 0.8, "relation"))
         for m in _REPORT_WITH.finditer(text):
             low = m.group("name").lower()
-            if low in FUNCTION_WORDS or low in _RELATION_SET or self.lexicon.is_clinical(low) or self.lexicon.is_stop(low):
+            if low in _RELATION_SET or self._plain_word(low):
                 continue  # "report to floor.", "REPORT FROM ED 1900"
             if self.lexicon.is_first(low) and not self.lexicon.is_common_word(low, strict=True):
                 out.append(NameCandidate(m.start("name"), m.end("name"), Category.DOCTOR, 0.8, "hand_off"))
+        lex = self.lexicon
         for m in _PREFERS.finditer(text):
             nick = m.group("nick").lower()
             bracketed = bool(m.group("open")) and bool(m.group("close"))
-            if nick in FUNCTION_WORDS or self.lexicon.is_clinical(nick) or self.lexicon.is_stop(nick):
+            if self._plain_word(nick):
                 continue
             # "DAUGHTER SUNNY (PREFERS TEXT)": how to be reached; unbracketed, a given name English writes often is what
             # is preferred ("prefers tea, no sugar")
-            lex = self.lexicon
             if (bracketed and (lex.is_first(nick) or not lex.is_common_word(nick))) or (lex.is_first(nick) and not lex.is_common_word(nick, strict=True)):
                 out.append(NameCandidate(m.start("nick"), m.end("nick"), Category.PATIENT, 0.8, "naming"))
         for m in _PT_THEN_NAMING.finditer(text):
@@ -1220,7 +1231,7 @@ class NameRecognizer(RuleRecognizer):
             low = tok.lower
             if m.re is _NAME_THEN_BRACKETED_RELATION:
                 # "called hope (wife)": the bracket is the cue a given name that is also a word needs
-                named = self.lexicon.is_first(low) and not (low in FUNCTION_WORDS or low in _MODALS or self.lexicon.is_clinical(low) or self.lexicon.is_stop(low))
+                named = self.lexicon.is_first(low) and not (low in _MODALS or self._plain_word(low))
             else:
                 named = self.lexicon.is_name(low) and not self._is_word(tok.text)
             if named:
@@ -1296,7 +1307,7 @@ class NameRecognizer(RuleRecognizer):
                 if signer:
                     tok, credential = signer
                     # "-rose" closing a note: whoever signs a note is its writer, on the staff; after "thanks" a message
-                    message = not credential and _SIGNOFF_BEFORE.search(text[max(0, tok.start - 30) : tok.start])
+                    message = not credential and _closes_a_message(text, tok.start)
                     category, rule = (Category.PATIENT, "signoff") if message else (Category.DOCTOR, "signature")
                     out.append(NameCandidate(tok.start, tok.end, category, 0.85, rule))
         for m in _SIGNOFF.finditer(text):

@@ -78,13 +78,13 @@ _LIVES_BARE = re.compile(r"(?:lives|living|resides|residing)[ \t]+(?=[a-z])", re
 _DIRECTIONS = frozenset(
     {"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest", "yonder", "back", "stairs", "home", "here", "there"}
 )
-#: the rule each residence pattern reports as its source
 #: "71 yo m from king brought by ems", "41yo f from welcome,": the note's opening age and sex, then where the patient
 #: is from, a place named even with ordinary words
 _AGE_SEX_FROM = re.compile(
     r"(?<![\w./])\d{1,3}[ \t]*(?:yo|y/o|y\.o\.?|yrs?|years?[ \t-]old)[ \t]*(?:m|f|male|female|man|woman)?[ \t]+from[ \t]+" + _CASELESS_PLACE,
     re.I,
 )
+#: the rule each residence pattern reports as its source
 _RULE_OF = {_RESIDENCE_WITH: "residence_with", _RESIDENCE_OUT: "residence_out", _AGE_SEX_FROM: "age_sex_from"}
 #: "MOM FROM ANTELOPE FLATS ARRIVED", "BROTHER CALLED FROM SWEETWATER WASH": where a relative comes or calls from;
 #: "from" is found first and the relative looked for just before it, as an alternation of every relation word tried
