@@ -66,3 +66,13 @@ def test_a_name_no_cue_found_before_two_facility_words_becomes_the_facility():
     text = "f/u at greenwood heart clinic in 2 wks"
     assert _complete(text, "greenwood", P, Evidence.GUESS) == [("greenwood heart clinic", H)]
     assert _complete(text, "greenwood", P, Evidence.CUE) == [("greenwood", P)]
+
+
+def test_a_town_the_name_lists_took_for_a_person_after_a_facility_is_its_site():
+    text = "ESRD ON HD MWF AT FRESENIUS BLAKELY, ADMITTED W/ FISTULA INFECTION"
+    spans = [Span(18, 27, H, 0.8, "gazetteer/hospital"), Span(28, 35, P, 0.5, "names/listed", Evidence.GUESS)]
+    assert text[18:27] == "FRESENIUS" and text[28:35] == "BLAKELY"
+    completed = complete_names(text, spans, default_lexicon())
+    assert [(text[s.start : s.end], s.category) for s in completed] == [("FRESENIUS BLAKELY", H)]
+    cued = [spans[0], Span(28, 35, P, 0.9, "names/relation", Evidence.CUE)]
+    assert [(text[s.start : s.end], s.category) for s in complete_names(text, cued, default_lexicon())] == [("FRESENIUS", H), ("BLAKELY", P)]

@@ -348,3 +348,17 @@ def test_a_model_date_that_is_a_fraction_of_a_rate_or_a_dose_is_rejected(check):
 def test_a_model_span_that_a_shape_of_clinical_writing_explains_is_rejected(check, text, value, category, plausible):
     """"2/2" before a word, everyday words as a facility where case says nothing, a hyphened scale, a unit, a leak."""
     assert check.plausible_at(text, _sure(text, value, category)) is plausible
+
+
+def test_what_bit_or_struck_the_patient_is_no_place_from_the_model(check):
+    text = "41 yo m bitten by eastern diamondback on r lower leg. transferred from eastern shore."
+    assert not check.plausible_at(text, _sure(text, "eastern diamondback", Category.HOSPITAL))
+    assert check.plausible_at(text, _sure(text, "eastern shore", Category.LOCATION))
+
+
+def test_a_model_date_that_is_a_blood_gas_or_an_oxygen_flow_is_rejected(check):
+    text = "abg 0400: 7.29/52/68 on bipap. extubated in or, 1/2 l nc sats 99. next echo 1/2 at 0900."
+    assert not check.plausible_at(text, _sure(text, "7.29/52/68", Category.DATE))
+    assert not check.plausible_at(text, _sure(text, "1/2", Category.DATE))
+    start = text.rindex("1/2")
+    assert check.plausible_at(text, Span(start, start + 3, Category.DATE, 0.99, "encoder", Evidence.MODEL))

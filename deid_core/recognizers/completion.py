@@ -112,8 +112,32 @@ def _grown(span: Span, text: str, lexicon: Lexicon, taken: Sequence[tuple[int, i
     return span
 
 
+def _guessed_sites(text: str, spans: Sequence[Span], lexicon: Lexicon) -> list[Span]:
+    """``FRESENIUS BLAKELY``: a town right after a facility is its site, even where the name lists alone took the
+    town for a person (a guess, which nothing beside it supports)."""
+    out: list[Span] = []
+    for span in spans:
+        prev = out[-1] if out else None
+        word = text[span.start : span.end]
+        if (
+            prev is not None
+            and prev.category is Category.HOSPITAL
+            and span.category in _PEOPLE
+            and span.evidence is Evidence.GUESS
+            and text[prev.end : span.start] == " "
+            and " " not in word
+            and _same_case(word, text[prev.start : prev.end].split()[-1])
+            and _is_town(word.lower(), lexicon)
+        ):
+            out[-1] = replace(prev, end=span.end, source=f"{prev.source}+completion/site_town")
+            continue
+        out.append(span)
+    return out
+
+
 def complete_names(text: str, spans: Sequence[Span], lexicon: Lexicon) -> list[Span]:
     """Each place and facility in ``spans`` (resolved, sorted) with the words that finish its name taken in."""
+    spans = _guessed_sites(text, spans, lexicon)
     taken = [(s.start, s.end) for s in spans]
     out = []
     for i, span in enumerate(spans):

@@ -58,6 +58,7 @@ _CLOCK = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _NUMERIC_DATE = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b")
 _MONTH_DAY = re.compile(r"^(\d{1,2})[/-](\d{1,2})$")
+_BLOOD_GAS = re.compile(r"^[67]\.\d{1,2}/\d")
 # "2019", "1986-1998", "maybe 2012", "2023-24": a year or a span of years, with no month or day in it
 _YEARS_ONLY = re.compile(r"^(?:\w+[ \t]+)?(?:19|20)\d{2}(?:[ \t]*[-–][ \t]*(?:(?:19|20)\d{2}|(?:1[3-9]|[2-9]\d)))?$")
 # an age needs a letter in it (its unit, the sex, a number word) or its unit or the sex right after it
@@ -102,6 +103,8 @@ _KINDS_OF_PLACE = rule_list("place_cues", "not_place_words") - {"town", "city", 
 _CARE_HOME_KINDS = frozenset({"manor", "lodge", "villa", "villas", "terrace", "haven", "house", "home"})
 #: "67 YO M MENNONITE": a faith says who the patient is, never which person
 _DENOMINATIONS = rule_list("organizations", "denominations")
+#: an animal's or a thing's blow or bite: what follows is what did it
+_STRUCK_BY = re.compile(r"\b(?:bit(?:ten)?|stung|kicked|gored|mauled|trampled|attacked|butted|stepped[ \t]+on|pinned)[ \t]+by[ \t]+(?:a[ \t]+|an[ \t]+|the[ \t]+)?$", re.I)
 _NAMES = frozenset({Category.PATIENT, Category.DOCTOR})
 _PLACES = frozenset({Category.HOSPITAL, Category.LOCATION})
 
@@ -204,6 +207,8 @@ class PlausibilityCheck:
                 # "IN THE DEER CAMP TRAILER", "no signal at fish camp": where case says nothing, everyday words, none a
                 # given name ("HOPE LODGE", "WEST ALABAMA TIMBER") and no word of care
                 return False
+        if span.category in _PLACES and _STRUCK_BY.search(line_before):
+            return False  # "bitten by eastern diamondback", "KICKED BY BLACK ANGUS": what struck the patient is no place
         if span.category is Category.LOCATION and self._kind_of_place(core) and CaseBlind(text).at(core, span.start):
             return False  # "hay mow in bank barn": where case says nothing, everyday words ending in a kind of place
         if span.category is Category.AGE:
@@ -225,6 +230,8 @@ class PlausibilityCheck:
             return False  # "Pt pleasant, HOH": after "pt", everyday and clinical words describe the patient; "Pt Hope Okonkwo" is named
         if span.category is Category.DATE and core == "2/2" and _WORD_AFTER.match(text, span.end):
             return False  # "SEPTIC SHOCK 2/2 PNA": "2/2" before a word is "secondary to"
+        if span.category is Category.DATE and _BLOOD_GAS.match(core):
+            return False  # "abg 7.29/52/68": a pH, then the gases
         if span.category is Category.DATE and re.search(r"\d[.,]?$", text[max(0, span.start - 2) : span.start]):
             return False  # "H/H 6.9/21": the model's date starts inside a number
         if span.category is Category.DATE and _MONTH_DAY.match(core) and in_score_or_count(text, span.start, span.end):
@@ -325,7 +332,7 @@ def _in_hyphened_scale(text: str, span: Span) -> bool:
         end = after.end() if after else end
     return bool(_SCALE_VALUE_AFTER.match(text, end))
 #: what a fraction is a fraction of: "3/4 maint", "1/2 NS", "1/2 tab", "2/3 of feeds"
-_FRACTION_AFTER = re.compile(r"[ \t]*(?:maint\w*|mivf|strength|ns|nss|tabs?|tsp|cups?|of|full|volume|rate|feeds?)\b", re.I)
+_FRACTION_AFTER = re.compile(r"[ \t]*(?:maint\w*|mivf|strength|ns|nss|tabs?|tsp|cups?|of|full|volume|rate|feeds?|l|lpm|liters?|nc)\b", re.I)
 
 
 def join_fragments(text: str, spans: Sequence[Span]) -> list[Span]:

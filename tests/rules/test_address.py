@@ -281,3 +281,12 @@ def test_how_long_a_patient_sat_up_is_no_chair_number(unit_finds):
 def test_numbered_public_hunting_land_is_a_place(unit_finds):
     assert unit_finds("address", "ATV ROLLOVER ON STATE GAME LANDS 176, FOUND BY HUNTERS") == {"STATE GAME LANDS 176": Category.LOCATION}
     assert unit_finds("address", "found by hunting buddy on sgl 84, ems to local hosp") == {"sgl 84": Category.LOCATION}
+
+
+def test_a_coma_scale_written_as_one_word_is_no_postcode(unit_finds):
+    assert unit_finds("address", "NEURO: GCS E3V4M6. R FACIAL DROOP") == {}
+    assert unit_finds("address", "Moncton, NB E1C 4M6") != {}
+
+
+def test_a_state_trunkline_after_a_preposition_is_a_road(unit_finds):
+    assert unit_finds("address", "RESTRAINED DRIVER CAR VS DEER ON M-28, VEHICLE IN DITCH") == {"M-28": Category.LOCATION}

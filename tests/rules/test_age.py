@@ -1,6 +1,7 @@
 """Unit ``age``."""
 
 from deid_core.spans import Category
+from tests.rules import LOWER_TAIL
 
 
 def test_age_with_its_unit_is_one_span(unit_finds):
@@ -131,3 +132,13 @@ def test_minutes_after_a_word_that_is_also_a_foreign_age_label_are_no_age(unit_f
 
 def test_an_age_spelled_out_before_its_short_unit_is_an_age(unit_finds):
     assert unit_finds("age", "SEVENTY-EIGHT Y/O M LKW 1340, NIHSS 14.") == {"SEVENTY-EIGHT Y/O": Category.AGE}
+
+
+def test_a_decade_after_a_rhythm_or_a_lab_is_its_value(unit_finds):
+    found = unit_finds("age", "heart rhythm sinus in the 70s. WBC IN THE 20S. grandmother in her 70s.")
+    assert found == {"70s": Category.AGE}
+
+
+def test_an_opening_age_and_sex_before_what_the_patient_has_is_an_age(unit_finds):
+    found = unit_finds("age", "62 m chf ef 20%, retired from the mine.\n55 f copd exac.\n12 f foley placed.\n40 m walk in hall." + LOWER_TAIL)
+    assert found == {"62": Category.AGE, "55": Category.AGE}

@@ -253,3 +253,22 @@ def test_a_breathing_trial_on_its_setting_is_no_date(unit_finds):
 def test_a_month_that_is_also_a_word_is_a_date_right_after_a_study(unit_finds):
     assert unit_finds("date", "kcentra in ed. egd dec 3: bleeding du ulcer, clipped.") == {"dec 3": Category.DATE}
     assert unit_finds("date", "uop dec 30 ml/hr. hgb dec 2 pts. bp dec 20 after lasix.") == {}
+
+
+def test_how_many_staff_a_task_takes_is_no_date(unit_finds):
+    found = unit_finds("date", "PT/OT: MAX ASSIST, 2/1 ASSIST TO CHAIR. 1/1 sitter overnight. lbm 11/5")
+    assert found == {"11/5": Category.DATE}
+
+
+def test_a_doses_strengths_before_how_often_it_is_given_are_no_date(unit_finds):
+    assert unit_finds("date", "ON SUBOXONE 8/2 BID, VERIFIED W/ PDMP. LBM 8/2.") == {"8/2": Category.DATE}
+
+
+def test_a_fall_or_a_crash_before_a_month_and_day_dates_it(unit_finds):
+    found = unit_finds("date", "states pt lives alone, fell 1/9 going out to fill the feeder. mvc 12/30 w/ airbag. MORSE FALL RISK. 2/2 SIDERAILS UP")
+    assert found == {"1/9": Category.DATE, "12/30": Category.DATE}
+
+
+def test_a_month_that_is_no_word_after_a_word_of_time_is_a_date_in_any_case(unit_finds):
+    found = unit_finds("date", "states pt was sober since july and relapsed. PLANS TO RETIRE IN AUGUST. SEEN BY JUNE RN.")
+    assert found == {"july": Category.DATE, "AUGUST": Category.DATE}

@@ -484,3 +484,55 @@ def test_a_congregations_name_before_a_street_word_is_a_road(detect):
 
 def test_a_name_with_health_after_it_and_no_cue_is_a_facility(detect):
     assert detect("transfer from randolph health in asheboro." + LOWER_TAIL)["randolph health"] == Category.HOSPITAL
+
+
+def test_a_hospital_named_for_its_doctors_or_community_is_a_facility_after_a_transfer(unit_finds):
+    text = "54 YO F TRANSFERRED FROM DOCTORS MEMORIAL W/ UROSEPSIS. PRIOR STAY AT COMMUNITY MEMORIAL."
+    assert unit_finds("facility", text) == {"DOCTORS MEMORIAL": Category.HOSPITAL, "COMMUNITY MEMORIAL": Category.HOSPITAL}
+    found = unit_finds("facility", "transferred from memorial hospital and manor w/ fever" + LOWER_TAIL)
+    assert found == {"memorial hospital and manor": Category.HOSPITAL}
+    assert unit_finds("facility", "FAMILY WENT TO MEMORIAL SERVICE SAT. SENT FROM DOCTORS OFFICE W/ SOB.") == {}
+
+
+def test_a_nursing_pavilion_is_a_care_home(unit_finds):
+    assert unit_finds("facility", "83 YO F FROM CHIPOLA NURSING PAVILION W/ ASPIRATION PNA")["CHIPOLA NURSING PAVILION"] == Category.HOSPITAL
+    assert unit_finds("facility", "83 yo f from chipola nursing pavilion w/ pna." + LOWER_TAIL) == {"chipola nursing pavilion": Category.HOSPITAL}
+
+
+def test_the_pharmacy_that_checked_the_medicines_is_a_facility(unit_finds):
+    found = unit_finds("facility", "home meds verified w/ hartford drug, on glipizide." + LOWER_TAIL)
+    assert found == {"hartford drug": Category.HOSPITAL}
+    text = "meds verified with home pharmacy. verified w/ pt's pharmacy. called outpatient pharmacy." + LOWER_TAIL
+    assert unit_finds("facility", text) == {}
+
+
+def test_a_verbs_particle_before_a_type_word_ends_the_clause(unit_finds):
+    assert unit_finds("facility", "HE KEPT PUTTING OFF SURGERY TILL AFTER PEANUT HARVEST. SIGNED UP FOR REHAB.") == {}
+
+
+def test_a_home_named_by_no_word_is_a_care_home(unit_finds):
+    assert unit_finds("facility", "ELDERLY M VETERAN FROM JACOBETTI HOME, SENT IN FOR AMS") == {"JACOBETTI HOME": Category.HOSPITAL}
+    none = "from nursing home. from group home. from foster home. from daughter's home. from dtr home. to home health." + LOWER_TAIL
+    assert unit_finds("facility", none) == {}
+
+
+def test_a_flight_service_named_by_no_word_before_medevac_is_a_facility(unit_finds):
+    found = unit_finds("facility", "PULLED OUT BY FRIENDS. ARRIVED VIA ASPIRUS MEDEVAC. CORE TEMP 29.8. VIA HELICOPTER MEDEVAC.")
+    assert found == {"ASPIRUS MEDEVAC": Category.HOSPITAL}
+
+
+def test_a_medical_care_facility_is_a_facility_but_a_kind_of_care_is_none(unit_finds):
+    text = "CASE MGMT LOOKING INTO HOUGHTON COUNTY MEDICAL CARE FACILITY FOR REHAB. TO LONG TERM CARE FACILITY."
+    assert unit_finds("facility", text) == {"HOUGHTON COUNTY MEDICAL CARE FACILITY": Category.HOSPITAL}
+
+
+def test_a_health_systems_short_name_before_a_saint_is_part_of_the_hospital(unit_finds):
+    found = unit_finds("facility", "M W/ AFIB RVR 150S, SENT FROM OSF ST. FRANCIS FOR DILT GTT. PT TO ICU ST. JOHN.")
+    assert found["OSF ST. FRANCIS"] == Category.HOSPITAL
+    assert not any("JOHN" in name for name in found)
+
+
+def test_a_tribal_service_is_a_kind_not_a_name(unit_finds):
+    assert unit_finds("facility", "SW AND TRIBAL BEHAVIORAL HEALTH LIAISON CONTACTED. PLAN: SAT/SBT IN AM.") == {}
+    found = unit_finds("facility", "TRANSFERRED FROM CANYON WELLS TRIBAL HEALTH CLINIC W/ DKA.")
+    assert found == {"CANYON WELLS TRIBAL HEALTH CLINIC": Category.HOSPITAL}

@@ -995,3 +995,25 @@ def test_who_a_hand_off_was_with_is_a_clinician_when_the_name_ends_the_clause(de
 def test_a_modal_that_is_a_given_name_names_the_relative_when_the_clause_ends_after_it(detect):
     assert detect("GOING HOME TO ELKIN W/ DAUGHTER MAY. DEVICE CLINIC FRIDAY.")["MAY"] == Category.PATIENT
     assert detect("son will call back. daughter may come tomorrow." + LOWER_TAIL) == {}
+
+
+def test_a_clinical_word_a_phrases_last_word_or_a_language_before_a_relation_is_no_name(detect):
+    text = "74 Y/O M W/ PNA, WIFE PASSED. CP FREE. PT PREFERS NAVAJO, SON TRANSLATING AT BS."
+    assert detect(text) == {"74 Y/O": Category.AGE}
+    assert detect("Family meeting at 1400 with Palliative, Attending, Social Work, daughter and son-in-law.") == {}
+    assert detect("Mary Grace, wife, at bedside. JUNE, DAUGHTER, CALLED.") == {"Mary Grace": Category.PATIENT, "JUNE": Category.PATIENT}
+
+
+def test_letters_glued_to_a_number_make_no_initial(detect):
+    assert detect("RAPID RESPONSE TO 4TH FLR, PT ACCEPTED TO UNIT AT 0120.") == {}
+
+
+def test_a_buddy_is_a_relation_before_a_name_and_a_name_after_one(detect):
+    assert detect("PT SAYS HIS BUDDY SWEDE FOUND HIM AFTER HE DIDN'T SHOW.") == {"SWEDE": Category.PATIENT}
+    assert detect("TTWB L LE. SON BUDDY UPDATED AT BEDSIDE.") == {"BUDDY": Category.PATIENT}
+    assert detect("buddy taped fingers. hunting buddy called." + LOWER_TAIL) == {}
+
+
+def test_a_language_after_a_relation_is_no_name_where_case_says_nothing(detect):
+    assert detect("A+OX3, SPEAKING FINNISH W/ DAUGHTER, ENGLISH OK W/ STAFF.") == {}
+    assert detect("Daughter Joy English called, updated.") == {"Joy English": Category.PATIENT}

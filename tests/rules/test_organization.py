@@ -61,3 +61,15 @@ def test_switched_off_organisations_are_not_detected(detect):
 def test_one_rare_word_after_a_cue_of_work_is_an_employer_only_when_it_is_a_name(unit_finds):
     assert unit_finds("organization", "worked at tyson for 20 yrs" + LOWER_TAIL) == {"tyson": O}
     assert unit_finds("organization", "works at cannery in king cove" + LOWER_TAIL) == {}
+
+
+def test_where_a_person_studies_or_is_stationed_is_named_as_an_employer_is(unit_finds):
+    text = "pt is a student at chipola college. active duty airman stationed at hurlburt field." + LOWER_TAIL
+    assert unit_finds("organization", text) == {"chipola college": Category.OTHER, "hurlburt field": Category.OTHER}
+    none = "PT IS A SENIOR AT HIGH SCHOOL, STATIONED AT BASE, STUDENT AT COMMUNITY COLLEGE, STUDENT AT THE UNIVERSITY."
+    assert unit_finds("organization", none) == {}
+
+
+def test_a_schools_name_ends_at_its_kind_and_before_a_relative(unit_finds):
+    text = "student at reedley college home for summer. kelsie is a student at castle valley tech mom darla at bedside." + LOWER_TAIL
+    assert unit_finds("organization", text) == {"reedley college": Category.OTHER, "castle valley tech": Category.OTHER}

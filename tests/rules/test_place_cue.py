@@ -307,3 +307,35 @@ def test_where_the_patient_is_from_after_the_opening_age_and_sex_is_a_place_even
     assert found == {"king": Category.LOCATION, "welcome": Category.LOCATION}
     text = "78 YO F FROM HOME W/ SOB. 80 YO M FROM SNF. 66 YO M FROM OSH. 55 yo f from group home. 44 yo m from work, fell."
     assert unit_finds("place_cue", text) == {}
+
+
+def test_a_town_after_from_near_is_a_place(unit_finds):
+    found = unit_finds("place_cue", "PEANUT AND COTTON FARMER FROM NEAR DONALSONVILLE. VENT: AC 380/28")
+    assert found == {"DONALSONVILLE": Category.LOCATION}
+    assert unit_finds("place_cue", "pt from near home, fell from near top of ladder." + LOWER_TAIL) == {}
+
+
+def test_where_a_family_comes_from_is_a_place(unit_finds):
+    assert unit_finds("place_cue", "FAMILY FROM SAMSON, ASKED ABOUT SWING BED CLOSER TO HOME.") == {"SAMSON": Category.LOCATION}
+    none = "family from home at bedside. fam from work came by. family from out of town." + LOWER_TAIL
+    assert unit_finds("place_cue", none) == {}
+
+
+def test_a_town_before_a_preposition_written_short_is_a_place(unit_finds):
+    found = unit_finds("place_cue", "54 YO F TRANSFERRED FROM A NURSING HOME IN BONIFAY W/ UROSEPSIS")
+    assert found == {"BONIFAY": Category.LOCATION}
+
+
+def test_a_listed_town_of_three_words_joined_by_a_particle_is_a_place(unit_finds):
+    found = unit_finds("place_cue", "daughter came in from ponce de leon today. PT FROM PORT ST. JOE, LIVES ALONE." + LOWER_TAIL)
+    assert found == {"ponce de leon": Category.LOCATION, "PORT ST. JOE": Category.LOCATION}
+    assert unit_finds("place_cue", "pain in top of head. fell in bed of truck. sent to floor of icu." + LOWER_TAIL) == {}
+
+
+def test_a_line_moved_from_peripheral_is_no_place(unit_finds):
+    assert "PERIPHERAL" not in unit_finds("place_cue", "LEVO MOVED FROM PERIPHERAL TO CENTRAL. MAP 66-70")
+
+
+def test_a_town_a_particle_opens_or_a_saint_joins_is_a_place(unit_finds):
+    found = unit_finds("place_cue", "sister here from au train. found down in sault ste marie. in de novo fashion." + LOWER_TAIL)
+    assert found == {"au train": Category.LOCATION, "sault ste marie": Category.LOCATION}

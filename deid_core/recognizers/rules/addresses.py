@@ -114,6 +114,7 @@ _CASELESS_ROAD = re.compile(
     _I,
 )
 #: a road known by its number after a preposition of place, and the cross road of an intersection: "ranch off rd 28",
+#: "CAR VS DEER ON M-28",
 #: "LIVES ALONE OUT ON CR 23", "AT RD 12 AND P.", "OFF AVE 416 AND RD 80" (grid roads of farm counties), "deer on us 80",
 #: "off fm 1431", "off rt 17c";
 #: "RT" is a route only with a number that no unit follows ("MVC ON RT 13", not "on rt 2 l nc", "on rt 40%")
@@ -123,6 +124,8 @@ _NUMBERED_ROAD = re.compile(
     # "mvc on i-10", "ON IH 35"
     r"|(?:fm|rm|sh|ranch[ \t]+(?:road|rd)|(?:farm|ranch)[ \t]+to[ \t]+market(?:[ \t]+(?:road|rd))?)[ \t]*-?[ \t]*\d{2,4}"
     r"|(?:i[ \t]*-|ih[ \t]*-?)[ \t]*\d{1,3}"
+    # Michigan's and Kansas's state trunklines: "CAR VS DEER ON M-28", "off k-10"
+    r"|[mk]-\d{1,3}"
     # public hunting land is numbered as roads are: "ON STATE GAME LANDS 176", "on sgl 84"
     r"|(?:(?:state[ \t]+)?game[ \t]+lands?|sgl)[ \t]*#?[ \t]*\d{1,4}"
     r"|rt\.?[ \t]*\d{1,3}(?![ \t]*(?:[%\d]|(?:l|lpm|mg|mcg|ml|cc|kg|g|x|units?|breaths?|bpm|min|mins|hrs?|h|lit(?:er|re)s?)\b))(?:[a-f](?!\w))?)(?![\w/-]|\.\d)"
@@ -233,6 +236,7 @@ _FOREIGN_POSTAL = re.compile(
     r"|(?:[AC-FHKNPRTV-Y]\d{2}|D6W)[ \t]?(?=[0-9AC-FHKNPRTV-Y]{0,3}[A-Z])[0-9AC-FHKNPRTV-Y]{4}"
     r"|(?:NSW|VIC|QLD|SA|WA|TAS|NT|ACT|Vic|Qld|Tas)[ \t]+\d{4})(?![\w-])"
 )
+_GCS_PARTS = re.compile(r"E[1-4][ \t-]?V[1-5T][ \t-]?M[1-6]", re.I)
 _ADDRESS_WORD = re.compile(
     rf"(?:\d[\w/-]*|[{_UPPER}][\w'’.-]*|\((?:[{_UPPER}][\w'’.-]*[ \t]?){{1,3}}\)|upon|on|de|la|du|des|le|sur|the|of|and|&"
     r"|rue|boul\.?|boulevard|bd\.?|av\.?|avenue|ch\.?|chemin|route|rang|c/o)"
@@ -532,6 +536,8 @@ class LocationPatternRecognizer(RuleRecognizer):
         """A UK, Canadian, Irish or Australian postcode and the address pieces before it on its line."""
         out = []
         for m in _FOREIGN_POSTAL.finditer(text):
+            if _GCS_PARTS.fullmatch(m.group(0)):
+                continue  # "GCS E3V4M6": the coma scale's eye, voice and motor scores
             line_start = text.rfind("\n", 0, m.start()) + 1
             head = text[line_start : m.start()]
             cut = max(head.rfind(": "), head.rfind(";"), head.rfind("\t"), head.rfind("  "))

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
+from deid_core.recognizers.lexicon import default_lexicon
 from deid_core.recognizers.rules.base import PatternRecognizer, PatternRule
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS
 from deid_core.recognizers.rules.nearby import clause_before
 from deid_core.spans import Category
 
@@ -62,6 +64,14 @@ def _age_sex_ok(text: str, m: re.Match[str]) -> bool:
 _NOT_AGE_BEFORE = re.compile(r"(?:\b(?:t|temp|tmax|tm|max|febrile|fever|afebrile|to|x|peep|ps|fio2|size|sz|room|rm|bed|bay|#)|[\d°/-]|\d:)[ \t]*$", _I)
 
 _DISTANCE_BEFORE = re.compile(r"\b(?:amb|ambulat\w*|walk\w*|distance|gait|hallway|hall)\b[^.;\n]*$", _I)
+
+
+def _is_diagnosis(word: str) -> bool:
+    """A clinical word or short form that may follow an opening age and sex ("chf", "copd", "dka"), not a device's size
+    ("12 f foley") or what was done ("40 m ambulated")."""
+    if _GAUGE_AFTER.match(word) or word.endswith(("ed", "ing")) or word.startswith(("amb", "walk")):
+        return False
+    return default_lexicon().is_clinical(word) or word.upper() in CLINICAL_ACRONYMS
 
 
 def _joined_age_sex_ok(text: str, m: re.Match[str]) -> bool:
@@ -177,12 +187,14 @@ _AGE_RULES: tuple[PatternRule, ...] = (
         Category.AGE,
         re.compile(
             r"(?:(?<=^)|(?<=\n))[ \t]*(?P<v>(?P<n>1[0-4]\d|[1-9]\d)(?:[mf](?=[ \t]*[,a-z])"
-            r"|(?=[ \t]?(?:yo[ \t]?)?[mf][ \t]*(?:,|w/|s/p|h/o|c/o|p/w|(?:with|after|admitted|admit|presents|presenting|brought|found|transferred|from|pmh|hx)\b))))"
+            r"|(?=[ \t]?(?:yo[ \t]?)?[mf][ \t]*(?:,|w/|s/p|h/o|c/o|p/w|(?:with|after|admitted|admit|presents|presenting|brought|found|transferred|from|pmh|hx)\b"
+            # "62 m chf ef 20%": the sex, then what the patient has
+            r"|[ \t](?P<dx>[a-z][a-z0-9/]{1,11})\b))))"
             r"(?![ \t]*(?:amb|walk))"
         ),
         score=0.7,
         group="v",
-        accept=_joined_age_sex_ok,
+        accept=lambda text, m: _joined_age_sex_ok(text, m) and (not m.group("dx") or _is_diagnosis(m.group("dx"))),
     ),
     # "BROUGHT 34M AFTER MVC": an age written joined to the sex letter anywhere, the letter with it
     PatternRule(
@@ -203,7 +215,9 @@ _AGE_RULES: tuple[PatternRule, ...] = (
 #: "bp in the 90s", "sats in the 80s": a decade after a vital sign or a lab is its value, not an age
 _VITAL_BEFORE = re.compile(
     r"\b(?:bp|b/p|sbp|dbp|map|hr|rr|pulse|heart[ \t]+rate|resp(?:irations)?|sats?|spo2|o2|temps?|temperature|tmax|pressures?"
-    r"|glucose|fs|fsbs|bg|sugars?|cvp|pap|uo|urine|k|na|hct|hgb|plt|platelets|inr|ptt|pco2|po2|ph)\b",
+    r"|glucose|fs|fsbs|bg|sugars?|cvp|pap|uo|urine|k|na|hct|hgb|plt|platelets|inr|ptt|pco2|po2|ph"
+    # "heart rhythm sinus in the 70s", "WBC IN THE 20S": a rhythm's rate and a lab's value
+    r"|sinus|rhythm|rate|nsr|sr|afib|a-fib|paced|fio2|etco2|wbc|cr|bun|lactate|ck|ammonia)\b",
     _I,
 )
 _NUMBER_WORD = (

@@ -236,6 +236,19 @@ _DATE_RULES: tuple[PatternRule, ...] = (
         score=0.6,
         group="v",
     ),
+    # "sober since july", "PLANS TO RETIRE IN AUGUST": typed in any case, a month that is no verb after a word of time
+    # ("by june" and "from june" may be a person's)
+    PatternRule(
+        "month_alone_caseless",
+        Category.DATE,
+        re.compile(
+            r"\b(?:in|since|until|till|during|through|last|next|early|late|mid|before|after|around)[ \t]+(?:early[ \t]+|late[ \t]+|mid-?[ \t]*)?"
+            r"(?P<v>january|february|april|june|july|august|september|october|november|december)\b(?![ \t]*\d)",
+            _I,
+        ),
+        score=0.6,
+        group="v",
+    ),
     # "the sleep study was on the 12th", "dizzy since around the 14th": a day of the month on its own
     PatternRule(
         "ordinal_day",
@@ -365,6 +378,8 @@ _WHICH_DOSE = re.compile(r"\b(?:last|next|first|final|prior|previous)[ \t]+(?:[a
 _MD_CHAIN_BEFORE = re.compile(r"(?:,|\band\b|\bor\b|&|-|\bto\b|\bthrough\b|\bthru\b|\bvs\.?)[ \t]*$", _I)
 _MD_LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:[-*•>][ \t]*)?$")
 #: words after which a bare m/d is a date: events, tests and procedures, note titles
+#: what happened to the patient, in a past tense not in -ed or as a noun, right before its day
+_MISHAP_BEFORE = re.compile(r"\b(?:fell|fall|mvc|mva|injury|injured|seizure|quit|broke)[ \t]*$", _I)
 _MD_EVENT_BEFORE = re.compile(
     r"\b(?:[a-z]+ed|debridement|treatment|placement|replacement|assessment|adjustment|enrol?lment|deployment|made|fill|refill|duty|overnight|note|notes|events?|hd|pod|day|visit|appt|appointment|admission|ct|cta|mri|mra|cxr|x-?ray|echo|tte|tee|"
     r"lmp|lnmp|edd|edc|edd/edc|onset|dob|d\.o\.b\.?|dod|dos|"
@@ -431,6 +446,10 @@ _MD_TRAP_AFTER = re.compile(
     r"|items?\b|questions?\b|criteria\b|points?\b|correct\b|trials?\b|sites?\b|(?-i:[RL])\b"
     # "bcx 2/2 bottles", "3/4 sets positive": a count out of a total
     r"|bottles?\b|sets?\b|vials?\b|views?\b|samples?\b"
+    # "SUBOXONE 8/2 BID": a dose's strengths before how often it is given
+    r"|bid\b|tid\b|qid\b|qhs\b|q[1-9]\d?h\b"
+    # "2/1 ASSIST TO CHAIR", "1/1 sitter": how many staff a task takes
+    r"|(?:person[ \t]+)?assist\b|sitter\b|staff\b|ratio\b"
     # "1/2 NS", "1/2 strength": a fraction of a fluid
     r"|ns\b|nss\b|ns[ \t]*\+|normal[ \t]+saline)",
     _I,
@@ -512,6 +531,8 @@ class DateRecognizer(PatternRecognizer):
         month, day = int(m.group("a")), int(m.group("b"))
         if self._after_clinical_term(before, after, month, day) or self._ends_past_event(before, after, month, day):
             return True
+        if _MISHAP_BEFORE.search(before) and not _trap_shape(month, day):
+            return True  # "fell 1/9 going out", "mvc 12/30 w/ airbag"; "FELL 2/7" is two days ago
         # "full duty 3/18", "LKW 1515 11/20": a day past 12 cannot be a month; scores out of 15, 20, 24 or 30 are
         # caught by the words before them (GCS 9/15, MMSE 8/30, session 3/16)
         if day > 12:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.case import note_is_lower
@@ -36,6 +36,7 @@ _FAC_TYPE = (
     r"|Medical[ \t]+(?:Equipment|Supply|Supplies)|Donor[ \t]+Network|Physio(?:therapy)?|Physical[ \t]+Therapy"
     r"|Wound[ \t]+(?:Care|Solutions|Cent(?:er|re))|Respiratory[ \t]+(?:Care|Services|Therapy)"
     r"|Medical[ \t]+(?:Group|Associates|Clinic|Partners|Plaza|Pavilion|Offices?|Institute)|Physicians[ \t]+Group"
+    r"|(?:Nursing|Care|Health|Rehab)[ \t]+Pavilion|(?:Medical[ \t]+)?Care[ \t]+Facility"
     r"|Family[ \t]+(?:Practice|Medicine|Health[ \t]+Cent(?:er|re))|Urgent[ \t]+Care|Care[ \t]+Cent(?:er|re)|Institute"
     r"|Sanatorium|Sanitarium|Dialysis[ \t]+(?:Cent(?:er|re)|Unit)|Assisted[ \t]+Living(?:[ \t]+(?:Facility|Cent(?:er|re)|Community))?"
     r"|Senior[ \t]+Living|Retirement[ \t]+(?:Home|Community|Village)|Living[ \t]+Cent(?:er|re)|Manor|Pharmacy|Laborator(?:y|ies)"
@@ -134,10 +135,11 @@ _SAINT_FACILITY = re.compile(
     r"(?P<type>[ \t]+(?:Regional|REGIONAL|General|GENERAL|Memorial|MEMORIAL|Medical[ \t]+Cent(?:er|re)|MEDICAL[ \t]+CENTER|Hospital|HOSPITAL"
     r"|Health|HEALTH|Infirmary|Clinic|CLINIC))?(?![\w-])"
 )
-#: "TRANSFERRED FROM ST. ELSEWHERE", "back to saint anselm": a saint written out or with its full stop where the patient
-#: comes from or goes names a facility, whatever the word after it
+#: "TRANSFERRED FROM ST. ELSEWHERE", "back to saint anselm", "FROM OSF ST. FRANCIS": a saint written out or with its
+#: full stop where the patient comes from or goes names a facility, whatever the word after it, with the short name of
+#: its health system before it
 _PLACED_SAINT = re.compile(
-    r"\b(?i:from|to|at)[ \t]+(?P<saint>(?:St\.|ST\.|st\.|Saint|SAINT|saint)[ \t]*(?P<name>[A-Za-z][a-z]{2,}(?:['’]s)?|[A-Z]{3,}(?:['’]S)?))(?![\w-])"
+    r"\b(?i:from|to|at)[ \t]+(?P<system>[A-Z]{2,5}[ \t]+)?(?P<saint>(?:St\.|ST\.|st\.|Saint|SAINT|saint)[ \t]*(?P<name>[A-Za-z][a-z]{2,}(?:['’]s)?|[A-Z]{3,}(?:['’]S)?))(?![\w-])"
 )
 #: "transferred from our lady of the vale", "OUR LADY OF LOURDES REGIONAL": in a note, a facility in any case
 _OUR_LADY = re.compile(
@@ -156,7 +158,7 @@ _CHAIN_ON = re.compile(
 )
 #: "brookside commons nh" typed in lower case, "GOLDEN MEADOWS SNF" in a line of capitals
 _CARE_HOME = re.compile(
-    r"(?<![\w-])(?P<name>(?:[a-z]{3,}[ \t]+)??[a-z]{4,})[ \t]+(?:assisted[ \t]+living|nursing[ \t]+home|senior[ \t]+living|rehab[ \t]+center|care[ \t]+cent(?:er|re)|visiting[ \t]+nurses?|manor|ltach?|snf|alf)\b(?:[ \t]+(?:nh|snf)\b)?",
+    r"(?<![\w-])(?P<name>(?:[a-z]{3,}[ \t]+)??[a-z]{4,})[ \t]+(?:assisted[ \t]+living|nursing[ \t]+(?:home|pavilion)|senior[ \t]+living|rehab[ \t]+center|care[ \t]+cent(?:er|re)|visiting[ \t]+nurses?|manor|ltach?|snf|alf)\b(?:[ \t]+(?:nh|snf)\b)?",
     re.I,
 )
 #: "at sandpiper dialysis", "from lakeside community hosp", "back to fairhaven rehab": a facility typed in lower case
@@ -197,7 +199,11 @@ _STEM_AFTER_CUE = re.compile(
     r"|admit|admission|stay(?:ed)?|hospitali[sz](?:ed|ation)|seen|treated|delivered|born)"
     r"[ \t]+(?:to|at|from)[ \t]+(?:the[ \t]+)?"
     r"(?P<name>(?:" + alternation(_HOSPITAL_STEMS).replace("\\ ", "[ \\t]+").replace("'", "['’]?") + r")"
-    r"(?:[ \t]+(?:north|south|east|west|downtown))?(?:[ \t]+(?:ed|er|hospital|hosp|medical[ \t]+cent(?:er|re)))?)(?![\w'’-])"
+    r"(?:[ \t]+(?:north|south|east|west|downtown))?(?:[ \t]+(?:ed|er|hospital|hosp|medical[ \t]+cent(?:er|re)))?"
+    # a hospital run with its care home: "memorial hospital and manor"
+    r"(?:[ \t]+(?:and|&)[ \t]+(?:manor|nursing[ \t]+(?:home|center)|clinics?|rehab|home))?)(?![\w'’-])"
+    # "went to memorial service", "MEMORIAL DAY": a memorial that is no hospital
+    r"(?![ \t]+(?:service|services|day|fund|park|gardens?|stadium|drive|dr|blvd|highway|hwy|parkway|pkwy)\b)"
     # "from Mercy General Hospital": a longer name is the typed rule's
     r"(?![ \t]+(?:(?-i:[A-Z][a-z])|general|regional|community|medical|county|health|clinic|cent(?:er|re)|campus|rehab|nursing)\b)",
     re.I,
@@ -223,6 +229,8 @@ _FAC_OF = re.compile(
 _FAC_TRIM = rule_list("facilities", "trim_words")
 #: words that join a facility's name words ("Hospital of the ...", "Health and Rehab", "Center for ...")
 _JOINERS = ("of", "the", "and", "&", "for")
+#: the particles of phrasal verbs ("put off", "sign up", "hold out")
+_VERB_PARTICLES = frozenset({"off", "up", "out", "down", "away", "into", "onto"})
 #: determiners of whose a thing is: a facility's name never holds one
 _OWNERS = frozenset({"his", "her", "their", "our", "your", "my", "its"})
 _GENERIC_FACILITY_WORDS = rule_list("facilities", "generic_words")
@@ -278,7 +286,7 @@ def _facility_matches(text: str):
 _RESCUE_TYPE = re.compile(
     r"(?<![\w-])(?:ems|ambulance(?:[ \t]+(?:service|district|corps))?|rescue(?:[ \t]+squad)?|(?:emergency|ambulance)[ \t]+squad|fire(?:[ \t]*(?:&|and)[ \t]*rescue|[ \t]+(?:dept|department|district|co|company))?|vfd"
     r"|(?:hose|engine)[ \t]+(?:co|company)"
-    r"|(?P<air>air(?:[ \t]+(?:care|med|evac|ambulance))?|aeromedical|med[ \t]?flight|life[ \t]?flight))(?![\w-])",
+    r"|(?P<air>air(?:[ \t]+(?:care|med|evac|ambulance))?|aeromedical|med[ \t]?flight|life[ \t]?flight|medevac))(?![\w-])",
     re.I,
 )
 #: "REHAB AT WHITE DEER RUN.", "wants detox at blue mountain recovery,": where an addiction or rehabilitation stay
@@ -286,6 +294,21 @@ _RESCUE_TYPE = re.compile(
 _TREATMENT_AT = re.compile(
     r"\b(?:rehab|detox|treatment|recovery)[ \t]+(?:at|to)[ \t]+"
     r"(?P<name>[A-Za-z][A-Za-z'’-]+(?:[ \t]+[A-Za-z][A-Za-z'’-]+){1,2})(?=[ \t]*(?:[,.;:)\n]|$))",
+    re.I,
+)
+#: "VETERAN FROM JACOBETTI HOME": a home named by a word English does not write is a care home (or, named by a
+#: surname, a family's house, which names the family as well); what a home gives is no name ("home health")
+_NAMED_HOME = re.compile(
+    r"\b(?:from|at|to|in|of)[ \t]+(?:the[ \t]+)?(?P<name>[A-Za-z][A-Za-z'’-]{2,}[ \t]+home)\b"
+    r"(?![ \t]+(?:health|care|infusion|o2|oxygen|medical|meds?|visits?|safety|address|phone|number|dialysis|hospice|vent|bipap|cpap|pt|ot|setting|situation))",
+    re.I,
+)
+_KINDS_OF_HOME = frozenset({"foster", "group", "nursing", "funeral", "boarding", "halfway", "mobile", "motor", "retirement", "rest", "care"})
+#: "home meds verified w/ hartford drug", "LIST CONFIRMED WITH BONIFAY PHARMACY": the drugstore that checked a
+#: patient's medicines, named by its own words before its type
+_PHARMACY_CHECKED = re.compile(
+    r"\b(?:verified|reconciled|confirmed|checked|clarified|called|filled|refilled)[ \t]+(?:w/|with|by|at|thru|through|via)[ \t]+"
+    r"(?:the[ \t]+)?(?P<name>[A-Za-z][A-Za-z'’-]+(?:[ \t]+[A-Za-z][A-Za-z'’-]+)?[ \t]+(?:drugs?|pharmacy|rx|apothecary))(?![\w'’-])",
     re.I,
 )
 #: what ends a stay's clause when no centre is named: "REHAB AT THIS TIME", "detox at earliest opportunity"
@@ -330,6 +353,26 @@ _RESCUE_NAME_WORDS = 3
 def _plain_word(lex: Lexicon, word: str) -> bool:
     """A function, stop or clinical word, or a clinical short form: never a facility's own name."""
     return word in FUNCTION_WORDS or lex.is_stop(word) or lex.is_clinical(word) or word.upper() in CLINICAL_ACRONYMS
+
+
+def _ordinary_centre(lex: Lexicon, words: list[str]) -> bool:
+    """``REHAB AT WHITE DEER RUN.`` names a centre; a plain, facility, dwelling or time word or a verb names none."""
+    return any(_plain_word(lex, w) or w in _GENERIC_FACILITY_WORDS or w in _NOT_CENTRE_WORDS or w.endswith(("ing", "ed")) for w in words)
+
+
+def _ordinary_pharmacy(lex: Lexicon, words: list[str]) -> bool:
+    """``verified w/ hartford drug`` names a pharmacy; ``home pharmacy``, ``pt's pharmacy`` name none."""
+    return any(
+        _plain_word(lex, w) or lex.is_common_word(w, strict=True) or w in _GENERIC_FACILITY_WORDS
+        for w in (re.sub(r"['’]s$", "", w) for w in words[:-1])
+    )
+
+
+def _ordinary_home(lex: Lexicon, words: list[str]) -> bool:
+    """``FROM JACOBETTI HOME`` names a home; a function, clinical, relation or everyday word, a kind of home or a
+    possessive names none."""
+    w = words[0]
+    return _plain_word(lex, w) or lex.is_common_word(w) or w in _KINDS_OF_HOME or w.endswith(("'s", "’s", "s'"))
 
 
 def _name_like_second(word: str) -> bool:
@@ -434,8 +477,10 @@ class FacilityRecognizer(RuleRecognizer):
             remaining = [w.group(0).rstrip(".,").lower() for w in words[keep:]]
             if all(w in _GENERIC_FACILITY_WORDS or w in ("of", "the", "and", "&") for w in remaining):
                 continue
-            if remaining[-1] in FUNCTION_WORDS and remaining[-1] not in _JOINERS:
-                continue  # "WORKS AS SCHOOL BUS DRIVER": a function word right before the type word ends a clause, no name
+            if (remaining[-1] in FUNCTION_WORDS and remaining[-1] not in _JOINERS) or remaining[-1] in _VERB_PARTICLES:
+                # "WORKS AS SCHOOL BUS DRIVER", "KEPT PUTTING OFF SURGERY": a function word or a verb's particle right
+                # before the type word ends a clause, no name
+                continue
             if any(w in _NEARNESS for w in remaining):
                 continue  # "STAYING AT MOTEL NEAR HOSP.": where something lies beside the facility, not its name
             if caps_line_at(text, m.start()) and (
@@ -528,7 +573,11 @@ class FacilityRecognizer(RuleRecognizer):
         for m in _PLACED_SAINT.finditer(text):
             word = m.group("name").lower()
             if not (word in FUNCTION_WORDS or lex.is_stop(word) or lex.is_clinical(word) or _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name"))):
-                out.append(Span(m.start("saint"), m.end(), Category.HOSPITAL, 0.7, "facility/saint"))
+                system = (m.group("system") or "").strip().lower()
+                if system and (_plain_word(lex, system) or lex.is_common_word(system)):
+                    continue  # "PT TO ICU ST. JOHN": the place is the unit's, not the saint's
+                # "SENT FROM OSF ST. FRANCIS": the health system's short name before the saint is the hospital's
+                out.append(Span(m.start("system") if system else m.start("saint"), m.end(), Category.HOSPITAL, 0.7, "facility/saint"))
         for m in _SAINT_FACILITY.finditer(text):
             if _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name")):
                 continue
@@ -580,7 +629,9 @@ class FacilityRecognizer(RuleRecognizer):
         out.extend(self._acronyms(text))
         out.extend(self._rescue_services(text))
         out.extend(self._flown_by(text))
-        out.extend(self._treatment_centres(text))
+        out.extend(self._cued_names(text, _TREATMENT_AT, "facility/treatment_centre", _ordinary_centre))
+        out.extend(self._cued_names(text, _PHARMACY_CHECKED, "facility/checked_pharmacy", _ordinary_pharmacy))
+        out.extend(self._cued_names(text, _NAMED_HOME, "facility/named_home", _ordinary_home))
         out.extend(self._kind_in_city(text))
         return out
 
@@ -611,17 +662,14 @@ class FacilityRecognizer(RuleRecognizer):
                 out.append(Span(words[0][0], m.end(), Category.HOSPITAL, 0.7, "facility/rescue_service"))
         return out
 
-    def _treatment_centres(self, text: str) -> list[Span]:
-        """``SW CONSULTED RE: REHAB AT WHITE DEER RUN.``: the words after a stay's "at" that end its clause, when none
-        is a plain, facility, dwelling or time word."""
+    def _cued_names(self, text: str, pattern: re.Pattern[str], source: str, ordinary: Callable[[Lexicon, list[str]], bool]) -> list[Span]:
+        """Each ``name`` that ``pattern``'s cue stands beside, unless ``ordinary`` finds its words plain English."""
         lex = self.resources.lexicon
-        out = []
-        for m in _TREATMENT_AT.finditer(text):
-            words = m.group("name").lower().split()
-            if any(_plain_word(lex, w) or w in _GENERIC_FACILITY_WORDS or w in _NOT_CENTRE_WORDS or w.endswith(("ing", "ed")) for w in words):
-                continue
-            out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/treatment_centre"))
-        return out
+        return [
+            Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, source)
+            for m in pattern.finditer(text)
+            if not ordinary(lex, m.group("name").lower().split())
+        ]
 
     def _flown_by(self, text: str) -> list[Span]:
         """``FLOWN BY LIFE LION FROM LEWISTOWN``: the words between "flown by" and where from or to name the flight

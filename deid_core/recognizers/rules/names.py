@@ -90,7 +90,10 @@ _NO_VERB_AFTER_MODAL = frozenset({"in", "at", "here", "there", "aware", "present
 _DOCTOR_TITLE_SET = frozenset(t.lower() for t in DOCTOR_TITLES)
 _CREDENTIAL_SET = frozenset(c.replace(".", "") for c in CREDENTIALS) | frozenset(CREDENTIALS)
 _PATIENT_TITLE_SET = frozenset(t.lower() for t in PATIENT_TITLES)
-_RELATION_SET = frozenset(r.lower() for r in RELATIONS)
+_LANGUAGES = rule_list("shared", "languages")
+#: a friend's word that is also a nickname ("SON BUDDY UPDATED"): a relation before a name, never a stop word
+_FRIEND_WORDS = frozenset({"buddy"})
+_RELATION_SET = frozenset(r.lower() for r in RELATIONS) | _FRIEND_WORDS
 
 
 def _relation_follows(rel: re.Match[str] | None) -> bool:
@@ -551,8 +554,10 @@ class NameRecognizer(RuleRecognizer):
             return False  # "Consultant Urologist", "Ordering Clinician", "HEME ONC ATTG DR BAKER"
         if low in FUNCTION_WORDS or low in _DOCTOR_TITLE_SET or low in _PATIENT_TITLE_SET:
             return False
-        if low in _RELATION_SET and not (mode == "title" and is_name):
-            return False  # "Dr. Parent" is a name, "his son" is not
+        if low in _RELATION_SET and not (mode == "title" and is_name) and not (mode == "relation" and low in _FRIEND_WORDS):
+            return False  # "Dr. Parent" is a name, "his son" is not; "SON BUDDY UPDATED" names the son
+        if mode == "relation" and tok.caseless and low in _LANGUAGES:
+            return False  # "W/ DAUGHTER, ENGLISH OK W/ STAFF": where case says nothing, a language
         if tok.caseless and tok.shape in ("upper", "lower") and mode not in _TITLE_MODES:
             return self._caseless_name_word(tok, is_name, mode)
         if tok.shape == "lower":
@@ -1717,9 +1722,19 @@ class NameRecognizer(RuleRecognizer):
     def _relation_after_run(self, text: str, tokens: Sequence[Token], i: int, j: int) -> NameCandidate | None:
         """``Chi (daughter)``, ``Marie-Louise (niece)``: a relation word right after names the person."""
         lex = self.lexicon
+        first = i
         # "Contact Zikral (daughter)": leading ordinary words are not part of the name
         while i < j and (lex.is_stop(tokens[i].lower) or (lex.is_common_word(tokens[i].lower) and not lex.is_name(tokens[i].lower))):
             i += 1
+        if i == j and (
+            lex.is_clinical(tokens[j].lower)
+            or tokens[j].text.upper() in CLINICAL_ACRONYMS
+            or (i > first and lex.is_common_word(tokens[j].lower, strict=True) and not lex.is_first(tokens[j].lower))
+            or LANGUAGE_BEFORE.search(text[max(0, tokens[j].start - 30) : tokens[j].start])
+        ):
+            # "W/ PNA, WIFE PASSED", "Social Work, daughter", "PREFERS NAVAJO, SON TRANSLATING": a clinical word, the
+            # last of a phrase of ordinary words, or a language is no relative's name
+            return None
         # "HOPE (WIFE) CALLED", "per rusty (brother)": a given name with its relation in brackets is the relative's
         # name even when it is also a word
         bracketed = lex.is_first(tokens[j].lower) and text[tokens[j].end : tokens[j].end + 3].lstrip(" \t").startswith("(")

@@ -1,9 +1,10 @@
-"""Unit ``organization``: congregations by name and employers after a cue of work.
+"""Unit ``organization``: congregations by name, and employers, schools and postings after a cue of work or study.
 
 A congregation (``GREATER NEW HOPE MB CHURCH``, ``St. John's Lutheran``,
-``first united methodist``) or an employer (``works for delta planting co``,
-``FOREMAN FROM PINE BELT TIMBER``) narrows a rural patient to a handful of
-people.  Both are typed OTHER: neither a place of care nor a place.  A
+``first united methodist``), an employer (``works for delta planting co``,
+``FOREMAN FROM PINE BELT TIMBER``), a school or a base (``student at chipola
+college``, ``stationed at hurlburt field``) narrows a rural patient to a
+handful of people.  Both are typed OTHER: neither a place of care nor a place.  A
 denomination alone (``the Methodist church``, ``PT IS LUTHERAN``) and a
 workplace named by its kind (``works at the paper mill``) name none.
 Lists: ``deid_core/data/rules/organizations/``.  Tests: ``tests/rules/test_organization.py``.
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.gazetteer import GazetteerResources, default_resources
-from deid_core.recognizers.lexicon import alternation, rule_list
+from deid_core.recognizers.lexicon import RELATIONS, alternation, rule_list
 from deid_core.recognizers.rules.common_words import FACILITY_TAILS, FUNCTION_WORDS
 from deid_core.recognizers.rules.tokens import CaseBlind
 from deid_core.spans import Category, Span
@@ -28,6 +29,7 @@ _DENOMINATIONS = rule_list("organizations", "denominations")
 _DENOMINATION_WORDS = _DENOMINATIONS | rule_list("organizations", "denomination_words")
 _GENERIC = rule_list("organizations", "generic_words")
 _BUSINESS_TAILS = rule_list("organizations", "business_tails")
+_RELATIONS = frozenset(r.lower() for r in RELATIONS)
 #: the words a saint's or a mountain's congregation opens with ("ST. JOHN'S", "MT. ZION")
 _LEADS = frozenset({"st", "st.", "saint", "mt", "mt.", "mount", "greater"})
 _WORD = re.compile(r"[A-Za-z][\w'’&-]*(?:\.[A-Za-z][\w'’&-]*)*\.?|&")
@@ -36,12 +38,15 @@ _DOTTED = _LEADS | _DENOMINATION_WORDS | _BUSINESS_TAILS
 _CONGREGATION_END = re.compile(r"\b(?:" + alternation(_HEADS | _DENOMINATIONS) + r")\b", re.I)
 _FACILITY_WORD_AFTER = re.compile(r"[ \t]+(?:" + alternation(FACILITY_TAILS) + r")\b", re.I)
 _CONGREGATION_GOES_ON = re.compile(r"[ \t]+" + _CONGREGATION_END.pattern, re.I)
-#: what a person does for a living, then where: "works nights at", "employed by", "retired from", "FOREMAN FROM",
-#: "works as a cook at"
+#: what a person does for a living, studies or serves in, then where: "works nights at", "employed by", "retired
+#: from", "FOREMAN FROM", "works as a cook at", "student at", "stationed at"
 _WORK_CUE = re.compile(
     r"\b(?:(?:works?|working|worked)(?:[ \t]+(?:nights|days|evenings|weekends|overnights|part[ \t-]time|full[ \t-]time|there))?"
     r"(?:[ \t]+as[ \t]+an?[ \t]+[a-z]+(?:[ \t]+[a-z]+)?)?[ \t]+(?:at|for)|employed[ \t]+(?:at|by)|employee[ \t]+of|employer[ \t]*(?:is|:)"
-    r"|retired[ \t]+from|laid[ \t]+off[ \t]+from|(?:boss|foreman|supervisor|co-?worker|hr|owner)[ \t]+(?:from|at|of))[ \t]+",
+    r"|retired[ \t]+from|laid[ \t]+off[ \t]+from|(?:boss|foreman|supervisor|co-?worker|hr|owner)[ \t]+(?:from|at|of)"
+    # where a person studies or serves: "student at chipola college", "STATIONED AT HURLBURT FIELD"
+    r"|(?:student|freshman|sophomore|junior|senior|teacher|professor|coach|principal|cadet)[ \t]+(?:at|of)"
+    r"|enrolled[ \t]+at|teaches[ \t]+at|graduated[ \t]+from|stationed[ \t]+(?:at|in)|deployed[ \t]+(?:at|from))[ \t]+",
     re.I,
 )
 _STOP_PUNCTUATION = re.compile(r"[,;:()\n\"]|\.(?:[ \t]|$)")
@@ -142,8 +147,8 @@ class OrganizationRecognizer(RuleRecognizer):
                 if _STOP_PUNCTUATION.search(text, (words[-1].end if words else cue.end()), w.start):
                     break
                 low = w.text.lower()
-                if low != "&" and (low in FUNCTION_WORDS or lex.is_clinical(low) or len(words) == 5):
-                    break
+                if low != "&" and (low in FUNCTION_WORDS or lex.is_clinical(low) or low in _RELATIONS or len(words) == 5):
+                    break  # "student at castle valley tech mom darla": a relative begins another phrase
                 words.append(w)
             tails = [i for i, w in enumerate(words) if w.text.lower() in _BUSINESS_TAILS]
             if tails:

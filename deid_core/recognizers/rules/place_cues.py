@@ -90,8 +90,10 @@ _RULE_OF = {_RESIDENCE_WITH: "residence_with", _RESIDENCE_OUT: "residence_out", 
 #: "from" is found first and the relative looked for just before it, as an alternation of every relation word tried
 #: at each character of a note is slow
 _FROM_PLACE = re.compile(r"(?<=[ \t])from[ \t]+" + _CASELESS_PLACE, re.I)
+#: a household spoken of as one: "FAMILY FROM SAMSON", "her folks from cairo"
+_KIN_GROUPS = ("family", "folks", "relatives", "fam")
 _RELATIVE_BEFORE_FROM = re.compile(
-    r"\b(?:" + alternation(RELATIONS) + r")(?:[ \t]+(?:called|phoned|calling|here|visiting|came|arrived|drove|flew|up|down|over|in"
+    r"\b(?:" + alternation(RELATIONS + _KIN_GROUPS) + r")(?:[ \t]+(?:called|phoned|calling|here|visiting|came|arrived|drove|flew|up|down|over|in"
     r"|on[ \t]+(?:the[ \t]+)?phone)){0,2}[ \t]+$",
     re.I,
 )
@@ -114,6 +116,15 @@ _TWIN_PLACE = re.compile(
     r"(?<![\w'’-])twin[ \t]+(?:rivers|lakes|falls|cities|buttes|oaks|pines|peaks|tiers|bridges|creeks|hills|valleys|forks|ponds|mountains|harbors|islands)(?![\w'’-])",
     re.I,
 )
+#: "from ponce de leon", "IN PORT ST JOE", "in sault ste marie", "from au train": a town whose name a particle
+#: joins or opens, after a preposition of place; the post office's list is the evidence, whatever the words are
+_PARTICLE_TOWN = re.compile(
+    r"(?<![\w'’-])(?:from|in|to|near|at|outside(?:[ \t]+of)?)[ \t]+"
+    r"(?P<place>(?:au|la|le|de|du|des|el)[ \t]+[a-z]+"
+    r"|[a-z]+[ \t]+(?:de|del|la|le|du|des|st\.?|ste\.?|of|on|y|el|los|las)[ \t]+[a-z]+)(?![\w'’-])",
+    re.I,
+)
+_SAINTS_SPELLED = {"st": "saint", "ste": "sainte"}
 #: "ems -> mount nittany -> here", "FROM FT DEFIANCE": a mount, fort or port named with a word that is no word
 _LEAD_NAME = re.compile(r"(?<![\w'’.-])(?<!\d[ \t])(?:mount|mt\.?|fort|ft\.?|port)[ \t]+(?P<name>[a-z][a-z'’-]{3,})(?![\w'’-])", re.I)
 #: "float trip on the jacks fork", "FISHING ON TABLE ROCK LAKE", "hiking at whipple dam": after what people do on
@@ -141,19 +152,24 @@ _DISEASE_AFTER = re.compile(r"(?:[ \t]+[a-z]+)?[ \t]+(?:fever|virus|disease|synd
 _IN_PLACE = re.compile(r"(?<=[ \t])in[ \t]+" + _CASELESS_PLACE, re.I)
 _RELATIVE_BEFORE_IN = re.compile(r"\b(?:" + alternation(RELATIONS) + r")[ \t]+$", re.I)
 _RELATIVE_IN_REACH = 24
-#: "pt from saltmarsh point", "sister from new hampshire", "from waco, tx", "mvc around orr": after a bare "from",
+#: "pt from saltmarsh point", "sister from new hampshire", "from waco, tx", "mvc around orr", "FARMER FROM NEAR
+#: DONALSONVILLE": after a bare "from",
 #: "near", "around", "out of" or "outside", where case says nothing, only a place's own shape counts (a listed town
 #: of two words or more, a state, a word and a place word after it, a town and its state, or a town with a post
 #: office whose name is no word)
 _PLACE_AFTER_BARE_CASELESS = re.compile(
-    r"(?<![\w-])(?:from(?:[ \t]+(?:out|over|down|up)[ \t]+(?:in|at|by|near))?|near|nr|around|out[ \t]+of|(?:[nsew]|north|south|east|west)[ \t]+of"
+    r"(?<![\w-])(?:from(?:[ \t]+(?:out|over|down|up)[ \t]+(?:in|at|by|near)|[ \t]+(?:near|nr|around))?|near|nr|around|out[ \t]+of|(?:[nsew]|north|south|east|west)[ \t]+of"
     r"|(?P<outside>outside(?:[ \t]+of)?)(?=[ \t]+[a-z'’-]{4}))[ \t]+(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{1,})?)(?P<state>,[ \t]*[a-z]{2}\b)?", re.I
 )
 
 #: "hand crushed at the paper mill in rumford", "FLOWN OFF MONHEGAN", "TRANSFERRED TO PEABODY": after the commonest
 #: prepositions only a town with a post office whose name English almost never writes (never "to walker", "on holiday")
 #: (the word after is only looked at, so that "RIDE IN RODEO IN BANDERA" reads both)
-_PLACE_AFTER_COMMON_PREPOSITION = re.compile(r"(?<![\w-])(?:in|on|off|at|to)[ \t]+(?P<place>[a-z][a-z'’-]{2,})(?=(?:[ \t]+(?P<after>[a-z'’-]+))?)", re.I)
+_PLACE_AFTER_COMMON_PREPOSITION = re.compile(
+    r"(?<![\w-])(?:in|on|off|at|to)[ \t]+(?P<place>[a-z][a-z'’-]{2,})(?=(?:[ \t]+(?P<after>[a-z'’-]+(?:/[a-z]?)?))?)", re.I
+)
+#: a preposition written short after a town: "IN BONIFAY W/ UROSEPSIS"
+_SHORT_PREPOSITIONS = frozenset({"w/", "w/o", "s/p", "c/o", "h/o", "d/t"})
 
 
 #: "a retired teacher from Wapakoneta", "died in Tuscarora": a town no list holds, after a bare preposition;
@@ -303,6 +319,12 @@ class PlaceCueRecognizer(RuleRecognizer):
             cued.add(m.start("name"))
         for m in _TWIN_PLACE.finditer(text):
             out.append(Span(m.start(), m.end(), Category.LOCATION, 0.6, "place_cue/twin"))
+        for m in _PARTICLE_TOWN.finditer(text):
+            words = m.group("place").lower().replace(".", "").split()
+            spelled = " ".join(_SAINTS_SPELLED.get(w, w) for w in words)  # "sault ste marie" is listed "sault sainte marie"
+            listed = self._listed_town(" ".join(words)) or self._listed_town(spelled)
+            if listed and not any(self.resources.lexicon.is_clinical(w) for w in words):
+                out.append(Span(m.start("place"), m.end("place"), Category.LOCATION, 0.6, "place_cue/particle_town"))
         for m in _LEAD_NAME.finditer(text):
             name = m.group("name").lower()
             if name.endswith(("ed", "ing")) or m.start() in cued:
@@ -401,7 +423,9 @@ class PlaceCueRecognizer(RuleRecognizer):
         if town not in us_postal_towns() or (town not in us_cities() and lex.frequency(town) >= RARE_TOWN_WORD_FREQ):
             return False
         after = words[1] if len(words) > 1 else ""
-        return not after or after in FUNCTION_WORDS or after in _TIME_WORDS or past_tense(after) or not lex.is_common_word(after)
+        if not after or after in FUNCTION_WORDS or after in _SHORT_PREPOSITIONS or after in _TIME_WORDS:
+            return True
+        return past_tense(after) or not lex.is_common_word(after)
 
     def _lives_bare(self, m: re.Match[str]) -> bool:
         """After "lives" with no preposition, a word English almost never writes is where ("PT LIVES MILILANI",
