@@ -150,6 +150,9 @@ RELATIONS: tuple[str, ...] = (
     "moglie", "fratello", "sorella", "fils", "fille", "femme", "mari", "frère", "sœur",
 )  # fmt: skip
 
+#: the relations in lower case, as the rules compare words
+RELATION_WORDS: frozenset[str] = frozenset(r.lower() for r in RELATIONS)
+
 MONTHS: tuple[str, ...] = (
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december",
@@ -397,7 +400,7 @@ def build_lexicon() -> Lexicon:
 
     stop = {w.lower() for w in shipped_list("stoplist.txt")}
     stop |= set(MONTHS) | set(WEEKDAYS)
-    stop |= {r.lower() for r in RELATIONS}
+    stop |= RELATION_WORDS
     stop |= {t.lower() for t in DOCTOR_TITLES + PATIENT_TITLES}
     stop |= {c.lower().replace(".", "") for c in CREDENTIALS if len(c) > 2}
     share = dict(census_last)

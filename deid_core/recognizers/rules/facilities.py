@@ -303,6 +303,7 @@ _NAMED_HOME = re.compile(
     r"(?![ \t]+(?:health|care|infusion|o2|oxygen|medical|meds?|visits?|safety|address|phone|number|dialysis|hospice|vent|bipap|cpap|pt|ot|setting|situation))",
     re.I,
 )
+#: what kind of home, not whose: "foster home", "group home", "funeral home"
 _KINDS_OF_HOME = frozenset({"foster", "group", "nursing", "funeral", "boarding", "halfway", "mobile", "motor", "retirement", "rest", "care"})
 #: "home meds verified w/ hartford drug", "LIST CONFIRMED WITH BONIFAY PHARMACY": the drugstore that checked a
 #: patient's medicines, named by its own words before its type

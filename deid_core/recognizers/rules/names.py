@@ -41,6 +41,7 @@ from deid_core.recognizers.lexicon import (
     NUMBERED_BEFORE_PLACE,
     PATIENT_TITLES,
     RANKS,
+    RELATION_WORDS,
     RELATIONS,
     Lexicon,
     alternation,
@@ -90,10 +91,11 @@ _NO_VERB_AFTER_MODAL = frozenset({"in", "at", "here", "there", "aware", "present
 _DOCTOR_TITLE_SET = frozenset(t.lower() for t in DOCTOR_TITLES)
 _CREDENTIAL_SET = frozenset(c.replace(".", "") for c in CREDENTIALS) | frozenset(CREDENTIALS)
 _PATIENT_TITLE_SET = frozenset(t.lower() for t in PATIENT_TITLES)
+#: languages a note says someone speaks; after a relation, where case says nothing, one is no name
 _LANGUAGES = rule_list("shared", "languages")
 #: a friend's word that is also a nickname ("SON BUDDY UPDATED"): a relation before a name, never a stop word
 _FRIEND_WORDS = frozenset({"buddy"})
-_RELATION_SET = frozenset(r.lower() for r in RELATIONS) | _FRIEND_WORDS
+_RELATION_SET = RELATION_WORDS | _FRIEND_WORDS
 
 
 def _relation_follows(rel: re.Match[str] | None) -> bool:

@@ -4,7 +4,7 @@ A congregation (``GREATER NEW HOPE MB CHURCH``, ``St. John's Lutheran``,
 ``first united methodist``), an employer (``works for delta planting co``,
 ``FOREMAN FROM PINE BELT TIMBER``), a school or a base (``student at chipola
 college``, ``stationed at hurlburt field``) narrows a rural patient to a
-handful of people.  Both are typed OTHER: neither a place of care nor a place.  A
+handful of people.  All are typed OTHER: neither a place of care nor a place.  A
 denomination alone (``the Methodist church``, ``PT IS LUTHERAN``) and a
 workplace named by its kind (``works at the paper mill``) name none.
 Lists: ``deid_core/data/rules/organizations/``.  Tests: ``tests/rules/test_organization.py``.
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.gazetteer import GazetteerResources, default_resources
-from deid_core.recognizers.lexicon import RELATIONS, alternation, rule_list
+from deid_core.recognizers.lexicon import RELATION_WORDS, alternation, rule_list
 from deid_core.recognizers.rules.common_words import FACILITY_TAILS, FUNCTION_WORDS
 from deid_core.recognizers.rules.tokens import CaseBlind
 from deid_core.spans import Category, Span
@@ -29,7 +29,6 @@ _DENOMINATIONS = rule_list("organizations", "denominations")
 _DENOMINATION_WORDS = _DENOMINATIONS | rule_list("organizations", "denomination_words")
 _GENERIC = rule_list("organizations", "generic_words")
 _BUSINESS_TAILS = rule_list("organizations", "business_tails")
-_RELATIONS = frozenset(r.lower() for r in RELATIONS)
 #: the words a saint's or a mountain's congregation opens with ("ST. JOHN'S", "MT. ZION")
 _LEADS = frozenset({"st", "st.", "saint", "mt", "mt.", "mount", "greater"})
 _WORD = re.compile(r"[A-Za-z][\w'’&-]*(?:\.[A-Za-z][\w'’&-]*)*\.?|&")
@@ -147,7 +146,7 @@ class OrganizationRecognizer(RuleRecognizer):
                 if _STOP_PUNCTUATION.search(text, (words[-1].end if words else cue.end()), w.start):
                     break
                 low = w.text.lower()
-                if low != "&" and (low in FUNCTION_WORDS or lex.is_clinical(low) or low in _RELATIONS or len(words) == 5):
+                if low != "&" and (low in FUNCTION_WORDS or lex.is_clinical(low) or low in RELATION_WORDS or len(words) == 5):
                     break  # "student at castle valley tech mom darla": a relative begins another phrase
                 words.append(w)
             tails = [i for i, w in enumerate(words) if w.text.lower() in _BUSINESS_TAILS]
