@@ -22,7 +22,10 @@ character that any recognizer flagged is left out of the result:
      keeps a state or country as written: when a PATIENT or DOCTOR span
      covers the cluster, a covering LOCATION span does not win it by score
      (``Georgia`` read as a state and as a patient's name stays a name).  A
-     facility still may: its strategy replaces every naming word.
+     facility still may: its strategy replaces every naming word.  Only
+     where the name lists alone took the words for a person (a guess) and
+     a cue or a pattern found them as a place (``PCP IN GORHAM``, ``59m
+     from ellsworth``) does the place win.
   2. Otherwise, if the spans of some categories together cover the cluster
      without a gap (a street and a ``City, ST ZIP`` that overlap it), the
      winner is among those categories.
@@ -85,7 +88,11 @@ def _resolve_cluster(members: list[Span], start: int, end: int, rank: dict[Categ
         covering = [s for s in contenders if s.start == start and s.end == end]
         covering_categories = {s.category for s in covering}
         if covering_categories & _PEOPLE and covering_categories & _PLACES:
-            covering = [s for s in covering if s.category not in _PLACES]
+            people = [s for s in covering if s.category in _PEOPLE]
+            if all(s.evidence is Evidence.GUESS for s in people) and any(s.evidence is not Evidence.GUESS for s in covering if s.category in _PLACES):
+                covering = [s for s in covering if s.category not in _PEOPLE]  # "F/U W/ PCP IN GORHAM": a cue beats a list
+            else:
+                covering = [s for s in covering if s.category not in _PLACES]
         if covering:
             best = max(s.score for s in covering)
             pool = {s.category for s in covering if s.score == best}

@@ -160,6 +160,9 @@ def test_an_unsure_model_span_does_not_replace_a_guess(check):
         ("ID: afb #2 neg. bactrim day 4/21.", "4/21", Category.DATE),  # a day of a course
         ("LAST DRINK THIS AM PER SISTER. THIAMINE/FOLATE.", "THIAMINE", Category.PATIENT),  # a vitamin
         ("MICU NPN 7P-7A / PT TACHYPNEIC OVERNIGHT RR 30'S", "TACHYPNEIC", Category.PATIENT),  # a finding
+        ("YOUNG MALE S/P 4-WHEELER ROLLOVER IN A RICE FIELD", "-WHEELER", Category.PATIENT),  # glued to a number
+        ("SOCIAL: RICE FARMER, WIFE SAYS HE SLEEPS IN A RECLINER.", "RICE FARMER", Category.PATIENT),  # a trade
+        ("44 YO M ROUSTABOUT WORKS OFFSHORE FOR HALLIBURTON", "ROUSTABOUT", Category.PATIENT),
     ],
 )
 def test_what_a_model_mistakes_for_an_identifier_stays_out(check, text, value, category):

@@ -187,3 +187,15 @@ def test_two_person_spans_one_space_apart_become_one_name_typed_by_the_stronger_
         ("LUIS", Category.PATIENT),
     ]
     assert joined[0].source == "names/listed+names/relation"
+
+
+def test_a_place_a_cue_found_wins_over_a_name_only_the_lists_guessed():
+    # "F/U W/ PCP IN GORHAM": the place cue found a town, the name lists alone a surname
+    out = resolve([Span(0, 6, L, 0.6, "place_cue/rare_town"), Span(0, 6, P, 0.5, "names/listed", Evidence.GUESS)])
+    assert out[0].category is L
+    # a place the gazetteer alone listed is a guess too, and the name still wins
+    out = resolve([Span(0, 7, L, 0.7, "gazetteer/place", Evidence.GUESS), Span(0, 7, P, 0.5, "names/listed", Evidence.GUESS)])
+    assert out[0].category is P
+    # a name a cue found stays a name
+    out = resolve([Span(0, 7, L, 0.6, "place_cue/caseless"), Span(0, 7, P, 0.8, "names/relation", Evidence.CUE)])
+    assert out[0].category is P

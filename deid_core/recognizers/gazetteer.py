@@ -353,6 +353,15 @@ _STATE_AFTER = re.compile(r"(?P<comma>[ \t]*,)?[ \t]*(?P<abbr>[A-Za-z]{2})(?![\w
 _STATE_NAME_AFTER = re.compile(r"[ \t]*,[ \t]*(?P<name>" + alternation(STATES) + r")(?![\w'’-])", re.I)
 
 
+#: "EUNICE, TX FROM SAVOY": after a town, "tx" before where to or from is a transfer, not Texas
+_TRANSFER_AFTER = re.compile(r"[ \t]+(?:from|to|for|via|back|out)\b", re.I)
+
+
+def transfer_not_state(text: str, abbr: str, end: int) -> bool:
+    """Is the short form ``abbr`` that ends at ``end`` a transfer ("TX FROM", "tx to floor") rather than a state?"""
+    return abbr.upper() == "TX" and bool(_TRANSFER_AFTER.match(text, end))
+
+
 def state_after(text: str, end: int, *, needs_comma: frozenset[str] = AMBIGUOUS_STATE_ABBRS) -> int:
     """Where a town ends when its state follows it in the town's own case ("keene nh", "LEWISTON, ME", "PORTLAND,
     MAINE"); a short form that is also a word or a clinical one ("in", "me", "ct") needs the comma.
@@ -367,7 +376,7 @@ def state_after(text: str, end: int, *, needs_comma: frozenset[str] = AMBIGUOUS_
     abbr = m.group("abbr")
     if abbr.upper() not in STATE_ABBRS or not ((abbr.islower() and town.islower()) or (abbr.isupper() and town.isupper())):
         return end
-    if not m.group("comma") and abbr.upper() in needs_comma:
+    if (not m.group("comma") and abbr.upper() in needs_comma) or transfer_not_state(text, abbr, m.end()):
         return end
     return m.end()
 

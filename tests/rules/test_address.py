@@ -290,3 +290,13 @@ def test_a_coma_scale_written_as_one_word_is_no_postcode(unit_finds):
 
 def test_a_state_trunkline_after_a_preposition_is_a_road(unit_finds):
     assert unit_finds("address", "RESTRAINED DRIVER CAR VS DEER ON M-28, VEHICLE IN DITCH") == {"M-28": Category.LOCATION}
+
+
+def test_a_number_that_opens_a_staff_ratio_is_no_room(unit_finds):
+    assert unit_finds("address", "LBM 4/30. UP IN CHAIR 2/1 ASSIST. SITTER BED 1:1.") == {}
+    assert unit_finds("address", "MOVED TO CHAIR 4 BY WINDOW.") == {"CHAIR 4": Category.LOCATION}
+
+
+def test_a_parish_whose_is_the_patients_is_no_place(unit_finds):
+    assert unit_finds("address", "FR GUIDRY FROM PT'S PARISH VISITED, PRAYED W/ PT.") == {}
+    assert unit_finds("address", "LIVES IN ACADIA PARISH, ALONE.") == {"ACADIA PARISH": Category.LOCATION}

@@ -536,3 +536,54 @@ def test_a_tribal_service_is_a_kind_not_a_name(unit_finds):
     assert unit_finds("facility", "SW AND TRIBAL BEHAVIORAL HEALTH LIAISON CONTACTED. PLAN: SAT/SBT IN AM.") == {}
     found = unit_finds("facility", "TRANSFERRED FROM CANYON WELLS TRIBAL HEALTH CLINIC W/ DKA.")
     assert found == {"CANYON WELLS TRIBAL HEALTH CLINIC": Category.HOSPITAL}
+
+
+def test_a_hospital_named_in_three_lower_case_words_before_its_type_is_one_facility(unit_finds):
+    found = unit_finds("facility", "on eliquis, transferred from upper connecticut valley hospital, 2 units given there." + LOWER_TAIL)
+    assert found == {"upper connecticut valley hospital": Category.HOSPITAL}
+    assert unit_finds("facility", "transferred to the icu from the floor hospital." + LOWER_TAIL) == {}
+
+
+def test_a_short_form_of_a_hospitals_shape_where_something_was_done_needs_no_cue(unit_finds):
+    assert unit_finds("facility", "VARICEAL BLEED, BANDED X4 AT AVH THEN TX.") == {"AVH": Category.HOSPITAL}
+    assert unit_finds("facility", "SEEN AT ICH CLINIC. LOOKED AT ETOH LEVEL. PROGRESSED TO IVH.") == {}
+    assert unit_finds("facility", "hug a pillow to cough. Jackson-Pratt at EVH site minimal.") == {}
+
+
+def test_a_saint_after_a_place_preposition_in_a_lower_case_note_is_a_facility_with_its_particle(unit_finds):
+    found = unit_finds("facility", "81 yo f from st vincent de paul w/ urosepsis." + LOWER_TAIL)
+    assert found == {"st vincent de paul": Category.HOSPITAL}
+    assert unit_finds("facility", "81 YO F FROM ST VINCENT DE PAUL W/ UROSEPSIS") == {"ST VINCENT DE PAUL": Category.HOSPITAL}
+    assert unit_finds("facility", "converted from st to nsr. to st eval in am." + LOWER_TAIL) == {}
+
+
+def test_a_verb_before_a_type_word_in_capitals_opens_no_facility(unit_finds):
+    assert unit_finds("facility", "CM FOUND PATIENT ASSISTANCE PROGRAM FOR INSULIN. PT RECOMMENDS ACUTE REHAB.") == {}
+    assert unit_finds("facility", "SENT FROM SHRINERS CHILDRENS HOSPITAL.")["SHRINERS CHILDRENS HOSPITAL"] == Category.HOSPITAL
+
+
+def test_where_a_patient_lives_named_by_a_residences_last_word_is_a_facility(unit_finds):
+    assert unit_finds("facility", "78 yo f lives at quarry hill, afib rvr." + LOWER_TAIL) == {"quarry hill": Category.HOSPITAL}
+    none = "lives at her sister's place. lives at group home. resides at the village." + LOWER_TAIL
+    assert unit_finds("facility", none) == {}
+
+
+def test_where_an_outside_hospital_intubated_or_treated_the_patient_is_a_facility(unit_finds):
+    assert unit_finds("facility", "NARCAN X3 BY EMS, INTUB AT PEN BAY FOR AIRWAY PROTECTION.") == {"PEN BAY": Category.HOSPITAL}
+    assert unit_finds("facility", "intubated at pen bay for airway protection." + LOWER_TAIL) == {"pen bay": Category.HOSPITAL}
+    none = (
+        "INTUBATED AT BEDSIDE FOR AIRWAY. INTUBATED AT SCENE. INTUBATED AT OSH, TNK GIVEN AT 1415. STENTED AT CATH LAB. "
+        "INTUBATED AT THAT TIME. INTUBATED AT OUTSIDE HOSPITAL, STABILIZED AT HOME THEN SENT. INTUBATED AT NIGHT."
+    )
+    assert unit_finds("facility", none) == {}
+
+
+def test_a_manor_where_the_patient_comes_from_is_named_by_any_word_but_a_plain_one(unit_finds):
+    assert unit_finds("facility", "82 yo f sent from heritage manor for urosepsis." + LOWER_TAIL) == {"heritage manor": Category.HOSPITAL}
+    assert unit_finds("facility", "back to the manor. from local manor. from old manor house." + LOWER_TAIL) == {}
+
+
+def test_a_regimen_named_by_ordinary_words_in_capitals_is_no_facility(unit_finds):
+    assert unit_finds("facility", "SW ENROLLED HER IN A MED ASSIST PROGRAM, WILL F/U AT THE CLINIC.") == {}
+    found = unit_finds("facility", "STROKE ALERT XFER FROM BIG SPRINGS REGIONAL, TNK GIVEN 1412 THERE.")
+    assert found == {"BIG SPRINGS REGIONAL": Category.HOSPITAL}

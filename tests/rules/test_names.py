@@ -1017,3 +1017,35 @@ def test_a_buddy_is_a_relation_before_a_name_and_a_name_after_one(detect):
 def test_a_language_after_a_relation_is_no_name_where_case_says_nothing(detect):
     assert detect("A+OX3, SPEAKING FINNISH W/ DAUGHTER, ENGLISH OK W/ STAFF.") == {}
     assert detect("Daughter Joy English called, updated.") == {"Joy English": Category.PATIENT}
+
+
+def test_a_nickname_quoted_after_a_cued_name_names_the_same_person(detect):
+    assert detect("DTR GISELE (\"GIGI\") AT BEDSIDE, SHE IS HCP.") == {"GISELE": Category.PATIENT, "GIGI": Category.PATIENT}
+    found = detect('son robert "bobby" called, updated.' + LOWER_TAIL)
+    assert found == {"robert": Category.PATIENT, "bobby": Category.PATIENT}
+    assert detect('WIFE MARIE "UPSET" ABOUT PLAN.') == {"MARIE": Category.PATIENT}
+
+
+def test_a_hand_off_names_a_listed_name_english_seldom_writes(detect):
+    assert detect("transferred to step down, report given to steph." + LOWER_TAIL) == {"steph": Category.DOCTOR}
+    assert detect("report given to oncoming rn. REPORT GIVEN TO CHARGE." + LOWER_TAIL) == {}
+
+
+def test_a_verb_in_es_after_a_relation_is_what_the_relative_does(detect):
+    assert detect("WORKS NIGHTS AT THE PAPER MILL. WIFE SMOKES TOO, EDUCATED ON CESSATION.") == {}
+    assert detect("WIFE JAMES AT BS. SON HAYES CALLED.") == {"JAMES": Category.PATIENT, "HAYES": Category.PATIENT}
+
+
+def test_a_primary_language_names_no_provider(detect):
+    assert detect("76 YO M FROM MADAWASKA, PRIMARY LANG FRENCH, L MCA CVA")["76 YO"] == Category.AGE
+    assert "LANG FRENCH" not in detect("76 YO M FROM MADAWASKA, PRIMARY LANG FRENCH, L MCA CVA")
+    assert detect("PRIMARY: DR OUELLETTE AWARE.") == {"OUELLETTE": Category.DOCTOR}
+
+
+def test_a_language_that_is_a_given_name_first_names_the_relative(detect):
+    assert detect("SPO2 95% RA. WIFE KAREN HERE FROM HOME.") == {"KAREN": Category.PATIENT}
+    assert detect("A+OX3, SPEAKING FINNISH W/ DAUGHTER, ENGLISH OK W/ STAFF.") == {}
+
+
+def test_a_word_a_hyphen_glues_to_a_number_is_no_name(detect):
+    assert detect("YOUNG MALE S/P 4-WHEELER ROLLOVER IN A RICE FIELD, NO HELMET.") == {}

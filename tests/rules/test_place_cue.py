@@ -339,3 +339,53 @@ def test_a_line_moved_from_peripheral_is_no_place(unit_finds):
 def test_a_town_a_particle_opens_or_a_saint_joins_is_a_place(unit_finds):
     found = unit_finds("place_cue", "sister here from au train. found down in sault ste marie. in de novo fashion." + LOWER_TAIL)
     assert found == {"au train": Category.LOCATION, "sault ste marie": Category.LOCATION}
+
+
+def test_where_a_relative_is_coming_from_is_a_place(unit_finds):
+    assert unit_finds("place_cue", "SON COMING FROM EDMUNDSTON THIS EVE.") == {"EDMUNDSTON": Category.LOCATION}
+    assert unit_finds("place_cue", "son is coming from edmundston tonight." + LOWER_TAIL) == {"edmundston": Category.LOCATION}
+    assert unit_finds("place_cue", "son coming from work. dtr driving from home." + LOWER_TAIL) == {}
+
+
+def test_a_listed_town_after_a_dwelling_is_a_place(unit_finds):
+    found = unit_finds("place_cue", "sleeping in his truck since losing his apartment in berlin." + LOWER_TAIL)
+    assert found == {"berlin": Category.LOCATION}
+    assert unit_finds("place_cue", "PT'S HOUSE IN DISARRAY PER SON. LIVES IN A TRAILER IN THE WOODS.") == {}
+
+
+def test_a_town_after_an_age_and_a_trade_is_a_place(unit_finds):
+    found = unit_finds("place_cue", "67 y/o m lobsterman from stonington flown in." + LOWER_TAIL)
+    assert found == {"stonington": Category.LOCATION}
+    assert unit_finds("place_cue", "58 YO RETIRED LOGGER FROM RUMFORD, FELL.") == {"RUMFORD": Category.LOCATION}
+
+
+def test_a_possessive_before_a_place_word_is_no_town(unit_finds):
+    assert unit_finds("place_cue", "up to chair, walked to nurses' station x2 w/ walker." + LOWER_TAIL) == {}
+
+
+def test_a_town_a_saint_opens_is_a_place_as_the_lists_spell_it(unit_finds):
+    found = unit_finds("place_cue", "63 YO F FROM ST MARTINVILLE, TX FROM IBERIA MEDICAL CENTER W/ COVID")
+    assert found == {"ST MARTINVILLE": Category.LOCATION}
+
+
+def test_a_transfer_written_tx_after_a_town_is_no_state(unit_finds):
+    found = unit_finds("place_cue", "ON 2L HOME O2, LIVES IN EUNICE, TX FROM SAVOY MEDICAL FOR HYPERCAPNIC RESP FAILURE.")
+    assert found == {"EUNICE": Category.LOCATION}
+    assert unit_finds("address", "LIVES IN EUNICE, TX FROM SAVOY. Moved from Houston, TX in 2019.") == {"Houston, TX": Category.LOCATION}
+
+
+def test_where_people_live_out_past_is_a_place_even_of_a_word_that_names_no_place_alone(unit_finds):
+    found = unit_finds("place_cue", "car broke down, they live way out past jeanerette, sw consulted." + LOWER_TAIL)
+    assert found == {"jeanerette": Category.LOCATION}
+    found = unit_finds("place_cue", "gets his meds from the va, lives alone in church point, admitted." + LOWER_TAIL)
+    assert found == {"church point": Category.LOCATION}
+    assert unit_finds("place_cue", "LIVES ALONE IN CHURCH HOUSING. GOES TO CHURCH IN TOWN.") == {}
+
+
+def test_a_bayou_named_by_no_word_is_a_place(unit_finds):
+    found = unit_finds("place_cue", "38 yo m pulled from bayou teche after his boat capsized." + LOWER_TAIL)
+    assert found == {"bayou teche": Category.LOCATION}
+    assert unit_finds("place_cue", "fell into the bayou behind house. bayou water aspiration." + LOWER_TAIL) == {}
+    assert unit_finds("place_cue", "91 yo F from Bayou Teche Gardens NH, s/p unwitnessed fall.") == {}
+    found = unit_finds("place_cue", "pt transferred to us from port alder clinic by boat at 0300." + LOWER_TAIL)
+    assert found == {"port alder": Category.LOCATION}

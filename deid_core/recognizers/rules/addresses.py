@@ -28,6 +28,7 @@ from deid_core.recognizers.lexicon import (
     us_cities,
 )
 from deid_core.recognizers.case import note_is_lower
+from deid_core.recognizers.gazetteer import transfer_not_state
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FUNCTION_WORDS, PLACE_TAILS
 from deid_core.recognizers.rules.tokens import caps_line_at
 from deid_core.recognizers.rules.nearby import CLOCK_TIME
@@ -299,8 +300,8 @@ class LocationPatternRecognizer(RuleRecognizer):
 
     def _caseless_county(self, text: str, name: str, at: int) -> bool:
         """A county typed where case says nothing, named by a word that is a town, a name or no word ("same county",
-        "home county" and "this parish" are none)."""
-        low = name.lower()
+        "home county", "this parish" and "PT'S PARISH" are none)."""
+        low = re.sub(r"['’]s$", "", name.lower())
         if not (name.islower() or name.isupper()) or not (note_is_lower(text) or caps_line_at(text, at)):
             return False
         lex = self.lexicon
@@ -404,6 +405,8 @@ class LocationPatternRecognizer(RuleRecognizer):
             city = text[city_start : m.end("city")]
             if not self._state_ok(text, city_start, city, m.group("state"), m.group("zip"), after_street=False):
                 continue
+            if not m.group("zip") and transfer_not_state(text, m.group("state"), m.end()):
+                continue  # "LIVES IN EUNICE, TX FROM SAVOY MEDICAL": a transfer
             if (
                 not m.group("zip")
                 and (city.isupper() or city.islower())
@@ -489,6 +492,8 @@ class LocationPatternRecognizer(RuleRecognizer):
                 continue  # "BACK TO BED 1500": the hour the patient went back to bed
             if _MEASURE_AFTER.match(text, m.end()):
                 continue  # "UP IN CHAIR 2 HRS", "wound bed 70% red": how long, or how much of the wound
+            if re.match(r"[/:]\d", text[m.end() : m.end() + 2]):
+                continue  # "UP IN CHAIR 2/1 ASSIST", "bed 1:1": the number opens a ratio of staff, not a room
             out.append(Span(m.start(), m.end(), Category.LOCATION, score=0.8, source="address/room"))
         for m in _BED_CODE.finditer(text):
             floor = re.match(r"\d+", m.group(0))

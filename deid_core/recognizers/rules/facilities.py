@@ -17,7 +17,7 @@ from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.gazetteer import STORE_NUMBER, GazetteerResources, branch_city_end, default_resources
 from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, VERY_COMMON_WORD_FREQ, Lexicon, alternation, rule_list, us_cities, us_counties, us_postal_towns
-from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FUNCTION_WORDS, TITLE_BEFORE_NAME
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FUNCTION_WORDS, PAST_VERBS, PLACE_TAILS, TITLE_BEFORE_NAME
 from deid_core.recognizers.rules.tokens import caps_line_at
 from deid_core.spans import Category, Span
 
@@ -83,6 +83,8 @@ _NOT_A_NAME_AFTER = re.compile(
 _WEAK_FAC_TYPES = rule_list("facilities", "weak_types")
 #: a verb that calls a service, before its name: "page general surgery", "consult plastic surgery"
 _CONTACT_VERBS = frozenset({"page", "paged", "call", "called", "consult", "consulted", "notify", "notified"})
+#: the weak types that name a regimen a patient is enrolled in, not a place ("MED ASSIST PROGRAM")
+_REGIMEN_TYPES = frozenset({"program", "programs", "programme"})
 _ADJECTIVE_END = re.compile(r"(?:ic|al|ive|ary|ous|ical|ian)$")
 #: "Ottawa Hospital - General Campus", "Lakeshore Kidney Center - Unit 2": a site of the facility
 _CAMPUS = re.compile(
@@ -108,9 +110,12 @@ _LOWER_SAINT = re.compile(
 )
 #: "CAME FROM ST JOES", "SEEN AT ST ANNE ER": where capitals say nothing and "ST" has no full stop (it may be sinus
 #: tachycardia or speech therapy), a saint's given name after it where the patient comes from or goes names a facility
+#: (and the same in a note typed in lower case, where the particles of a saint's name go with it: "from st vincent de paul")
 _CAPS_SAINT = re.compile(
     r"\b(?:FROM|AT|TO|VIA)[ \t]+(?P<saint>(?:ST|SAINT)[ \t]+(?P<name>[A-Z]{3,}(?:['’]S)?))"
-    r"(?:[ \t]+(?:HOSPITAL|HOSP|MEDICAL[ \t]+CENTER|REGIONAL|GENERAL|MEMORIAL|CLINIC))?(?![\w-])"
+    r"(?:[ \t]+(?:DE|DU|DES|DE[ \t]+LA|OF)[ \t]+[A-Z]{3,})?"
+    r"(?:[ \t]+(?:HOSPITAL|HOSP|MEDICAL[ \t]+CENTER|REGIONAL|GENERAL|MEMORIAL|CLINIC))?(?![\w-])",
+    re.I,
 )
 #: "at Fairhaven General", "to Mass General": a hospital called by its place and "General" alone
 #: what follows "general" when it is a specialty or a hospital's type word, not a hospital's name ending
@@ -163,7 +168,9 @@ _CARE_HOME = re.compile(
 )
 #: "at sandpiper dialysis", "from lakeside community hosp", "back to fairhaven rehab": a facility typed in lower case
 _LOWER_FACILITY = re.compile(
-    r"(?:\b(?:at|from|to|in|via|agency|by)|@)[ \t]*(?P<name>(?P<head>(?!(?:from|into|onto|with|over)\b)[a-z][a-z-]{2,})(?:[ \t]+(?P<second>[a-z][a-z-]{2,}))??"
+    r"(?:\b(?:at|from|to|in|via|agency|by)|@)[ \t]*(?P<name>(?P<head>(?!(?:from|into|onto|with|over)\b)[a-z][a-z-]{2,})(?:[ \t]+(?P<second>[a-z][a-z-]{2,})"
+    # "from upper connecticut valley hospital": a third word only before a hospital's own type word
+    r"(?:[ \t]+(?P<third>[a-z][a-z-]{2,})(?=[ \t]+(?:hosp(?:ital)?|medical[ \t]+(?:center|ctr)|regional|memorial)\b))??)??"
     r"(?:[ \t]+(?:community|memorial|regional|general|county|co\.?|university))?"
     r"[ \t]+(?:(?:acute[ \t]+)?rehab(?:ilitation)?(?:[ \t]+(?:center|hosp(?:ital)?))?|dialysis(?:[ \t]+(?:center|unit))?|hosp(?:ital)?"
     r"|medical(?:[ \t]+(?:center|ctr))?|family[ \t]+practice|recovery(?:[ \t]+(?:center|clinic))?|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center|(?:and|&)[ \t]+rehab)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial(?![ \t]+(?:service|services|day|fund))|regional|hospice|f?qhc|chc|(?:va[ \t]+)?clc"
@@ -312,6 +319,23 @@ _PHARMACY_CHECKED = re.compile(
     r"(?:the[ \t]+)?(?P<name>[A-Za-z][A-Za-z'’-]+(?:[ \t]+[A-Za-z][A-Za-z'’-]+)?[ \t]+(?:drugs?|pharmacy|rx|apothecary))(?![\w'’-])",
     re.I,
 )
+#: "INTUB AT PEN BAY FOR AIRWAY PROTECTION", "banded x4 at avh then tx": what an outside hospital did, where, then the
+#: clause's end; one or two words name the hospital whatever words they are, unless one says how, when or where else
+_DONE_AT = re.compile(
+    r"\b(?:intubated|intub|stented|cathed|resuscitated|stabili[sz]ed|banded|scoped|tnk['’]?d|tpa['’]?d|(?:tnk|tpa|lytics)[ \t]+given)"
+    r"(?:[ \t]+x[ \t]?\d)?[ \t]+at[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+(?:[ \t]+[A-Za-z][A-Za-z'’-]+)?)"
+    r"(?=[ \t]*(?:[,.;]|$)|[ \t]+(?:for|and|then|w/|with|prior|before|after|by|via|&)\b)",
+    re.I | re.M,
+)
+#: what follows a place where the clause ends or goes on: "BANDED X4 AT AVH THEN TX"
+_CLAUSE_GOES_ON = re.compile(r"[ \t]*(?:[,.;)]|$)|[ \t]+(?:then|for|and|w/|with|on|in|x[ \t]?\d|prior|before|after|by|via|&|to|from)\b", re.I | re.M)
+#: "lives at quarry hill", "RESIDES AT PINE RIDGE COMMONS": where a patient lives, named by a residence's last word
+_RESIDENCE_TAILS = rule_list("facilities", "residence_tails")
+_LIVES_AT = re.compile(
+    r"\b(?:lives|living|resides|residing|resident)[ \t]+at[ \t]+(?:the[ \t]+)?"
+    r"(?P<name>(?:[A-Za-z][A-Za-z'’-]+[ \t]+){1,2}(?:" + alternation(_RESIDENCE_TAILS) + r"))(?![\w'’-])",
+    re.I,
+)
 #: what ends a stay's clause when no centre is named: "REHAB AT THIS TIME", "detox at earliest opportunity"
 _NOT_CENTRE_WORDS = rule_list("facilities", "not_centre_words")
 #: "UNIVERSITY HOSPITAL IN SAN ANTONIO", "childrens hosp in denver": a hospital's kind, then its city
@@ -376,6 +400,20 @@ def _ordinary_home(lex: Lexicon, words: list[str]) -> bool:
     return _plain_word(lex, w) or lex.is_common_word(w) or w in _KINDS_OF_HOME or w.endswith(("'s", "’s", "s'"))
 
 
+def _ordinary_residence(lex: Lexicon, words: list[str]) -> bool:
+    """``lives at quarry hill`` names a residence; a function, stop (relations among them) or clinical word, a possessive
+    or a kind of home among the words before its last names none (``lives at her sister's place``)."""
+    return any(_plain_word(lex, w) or w in _KINDS_OF_HOME or w.endswith(("'s", "’s", "s'")) for w in words[:-1])
+
+
+def _ordinary_outside_hospital(lex: Lexicon, words: list[str]) -> bool:
+    """``intubated at pen bay`` names a hospital; a plain, facility, dwelling or time word, a verb, or one word English
+    writes names none (``intubated at bedside``, ``at the scene``, ``at outside hospital``, ``at osh``)."""
+    if len(words) == 2 and words[1] in PLACE_TAILS:
+        return _ordinary_centre(lex, words[:1])  # "pen bay": a place's last word ends the name, though a stop word elsewhere
+    return _ordinary_centre(lex, words) or (len(words) == 1 and lex.is_common_word(words[0]))
+
+
 def _name_like_second(word: str) -> bool:
     """After a frequent first word, a second that is no adjective ("cape ann", "cape harbor"; not "small rural")."""
     return not _ADJECTIVE_END.search(word)
@@ -410,6 +448,16 @@ _ACTION_GERUNDS = frozenset(
     {"arranging", "working", "awaiting", "pending", "requesting", "refusing", "planning", "looking", "calling", "following",
      "seeking", "considering", "discussing", "coordinating", "waiting", "applying", "checking", "contacting", "faxing"}
 )
+
+
+def _caps_verb(lex: Lexicon, low: str) -> bool:
+    """In capitals, a past tense, or an ordinary word with an ``s`` after it that no list holds as a name: what someone
+    did ("FOUND", "RECOMMENDS"), not a facility's first word (asked only where more of the name follows)."""
+    if lex.is_name(low):
+        return low in PAST_VERBS and lex.is_common_word(low, strict=True)
+    return low in PAST_VERBS or (
+        low.endswith("s") and not low.endswith(("ss", "us", "is")) and lex.is_common_word(low[:-1], strict=True)
+    )
 
 
 def _caps_gerund(word: str) -> bool:
@@ -472,6 +520,9 @@ class FacilityRecognizer(RuleRecognizer):
                 ):
                     keep += 1  # "Recommended Home Care", "REFUSING AM LABS": a verb before the name
                     continue
+                if caps_line_at(text, m.start()) and keep + 1 < len(words) and _caps_verb(lex, low):
+                    keep += 1  # "CM FOUND PATIENT ASSISTANCE PROGRAM", "PT RECOMMENDS ACUTE REHAB": a verb opens the clause
+                    continue
                 break
             if keep >= len(words):
                 continue
@@ -510,8 +561,14 @@ class FacilityRecognizer(RuleRecognizer):
                     proper = proper[1:]  # "PAGE GENERAL SURGERY FOR MAP <65": who is paged is a service
                 if all(_ADJECTIVE_END.search(w) or w in _GENERIC_FACILITY_WORDS or lex.is_clinical(w) for w in proper) or (
                     len(proper) < 2 and lex.is_common_word(proper[0], strict=True)
+                ) or (
+                    m.group("type").split()[-1].lower() in _REGIMEN_TYPES
+                    and caps_line_at(text, m.start())
+                    and all(lex.is_common_word(w, strict=True) for w in proper)
                 ):
-                    continue  # "Plastic Surgery", "Consult Service", "NEUROGENIC BOWEL PROGRAM": a specialty or a regimen, not a place
+                    # "Plastic Surgery", "Consult Service", "NEUROGENIC BOWEL PROGRAM", in capitals "MED ASSIST PROGRAM": a
+                    # specialty or a regimen, not a place
+                    continue
             start = m.start("name") + words[keep].start()
             end = m.end("of") if m.group("of") else m.end("type")
             if TITLE_BEFORE_NAME.search(text[max(0, start - 6) : start]):
@@ -557,8 +614,11 @@ class FacilityRecognizer(RuleRecognizer):
             if _saints_given_name(lex, name) or (placed and not lex.is_common_word(stem)):
                 # "transfered from st eligius": after a place preposition, a saint no list holds
                 out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_saint"))
+        lower_note = note_is_lower(text)
         for m in _CAPS_SAINT.finditer(text):
-            if caps_line_at(text, m.start()) and _saints_given_name(lex, m.group("name").lower()) and not _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name")):
+            written = m.group(0)
+            caseless = (written.isupper() and caps_line_at(text, m.start())) or (written.islower() and lower_note)
+            if caseless and _saints_given_name(lex, m.group("name").lower()) and not _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name")):
                 out.append(Span(m.start("saint"), m.end(), Category.HOSPITAL, 0.7, "facility/caps_saint"))
         caps_general = (m for m in _CAPS_PLACE_GENERAL.finditer(text) if caps_line_at(text, m.start()))
         for m in itertools.chain(_PLACE_GENERAL.finditer(text), caps_general):
@@ -600,10 +660,12 @@ class FacilityRecognizer(RuleRecognizer):
                 words, start = words[1:], m.start("name") + len(m.group("name")) - len(words[1])
             # "to riverside ltach": where the patient goes, only a frequent word is no home's name
             placed = bool(_PLACE_PREPOSITION_BEFORE.search(text, max(0, start - 12), start))
-            if len(words) == 2 or not (lex.is_common_word(words[0], strict=placed) or lex.is_stop(words[0]) or lex.is_clinical(words[0])):
+            # "sent from heritage manor": where the patient comes from or goes, a manor is named by any word but a plain one
+            manor = placed and m.group(0).lower().endswith("manor") and words[0] not in _GENERIC_FACILITY_WORDS
+            if len(words) == 2 or not ((lex.is_common_word(words[0], strict=placed) and not manor) or lex.is_stop(words[0]) or lex.is_clinical(words[0])):
                 out.append(Span(start, m.end(), Category.HOSPITAL, 0.7, "facility/lower_home"))
         for m in _LOWER_FACILITY.finditer(text):
-            head, second = m.group("head"), m.group("second")
+            head, second, third = m.group("head", "second", "third")
             if not (
                 head in _NOT_LOWER_HEADS
                 or (len(head) < 4 and not second)  # "oak hill urgent care", but not "to icu hosp"
@@ -618,8 +680,8 @@ class FacilityRecognizer(RuleRecognizer):
                     and not (second and _name_like_second(second))
                     and not (_HOSPITAL_TYPE_END.search(m.group("name")) and lex.frequency(head) < _HOSPITAL_HEAD_FREQ)
                 )
-                # "cedar hill urgent care": a second word of the name is no stop, clinical or service word
-                or (second and (second in _NOT_LOWER_HEADS or second in _GENERIC_FACILITY_WORDS or lex.is_stop(second) or lex.is_clinical(second)))
+                # "cedar hill urgent care": a second or third word of the name is no stop, clinical or service word
+                or any(w and (w in _NOT_LOWER_HEADS or w in _GENERIC_FACILITY_WORDS or lex.is_stop(w) or lex.is_clinical(w)) for w in (second, third))
             ):
                 end = branch_city_end(text, m.end("name"), lex, lower=True)  # "teton kidney care idaho falls"
                 out.append(Span(m.start("name"), end, Category.HOSPITAL, 0.7, "facility/lower"))
@@ -633,6 +695,8 @@ class FacilityRecognizer(RuleRecognizer):
         out.extend(self._cued_names(text, _TREATMENT_AT, "facility/treatment_centre", _ordinary_centre))
         out.extend(self._cued_names(text, _PHARMACY_CHECKED, "facility/checked_pharmacy", _ordinary_pharmacy))
         out.extend(self._cued_names(text, _NAMED_HOME, "facility/named_home", _ordinary_home))
+        out.extend(self._cued_names(text, _LIVES_AT, "facility/residence", _ordinary_residence))
+        out.extend(self._cued_names(text, _DONE_AT, "facility/done_at", _ordinary_outside_hospital))
         out.extend(self._kind_in_city(text))
         return out
 
@@ -662,6 +726,19 @@ class FacilityRecognizer(RuleRecognizer):
             if words:
                 out.append(Span(words[0][0], m.end(), Category.HOSPITAL, 0.7, "facility/rescue_service"))
         return out
+
+    @staticmethod
+    def _hospital_shaped_at(lex: Lexicon, acr: str, before: str) -> bool:
+        """``BANDED X4 AT AVH THEN TX``: where something was done, three letters or more ending as a hospital's or a
+        medical centre's short form need no cue, if English never writes them and no list holds them as a name (the
+        clause must end or go on after them: ``AT EVH SITE`` is a wound)."""
+        return (
+            len(acr) >= 3
+            and acr.lower().endswith(("h", "mc"))
+            and bool(re.search(r"\bat[ \t]+$", before, re.IGNORECASE))
+            and not lex.is_name(acr)
+            and lex.frequency(acr) < _ACRONYM_WORD_FREQ
+        )
 
     def _cued_names(self, text: str, pattern: re.Pattern[str], source: str, ordinary: Callable[[Lexicon, list[str]], bool]) -> list[Span]:
         """Each ``name`` that ``pattern``'s cue stands beside, unless ``ordinary`` finds its words plain English."""
@@ -785,6 +862,6 @@ class FacilityRecognizer(RuleRecognizer):
             before = text[max(line_start, m.start() - 50) : m.start()]
             if not re.search(r"\b(?:to|from|at|in)[ \t]*:?[ \t]+(?:the[ \t]+)?$", before, re.IGNORECASE):
                 continue
-            if _ACRONYM_CUE.search(before):
+            if _ACRONYM_CUE.search(before) or (self._hospital_shaped_at(lex, acr, before) and _CLAUSE_GOES_ON.match(text, m.end())):
                 out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.6, "facility/acronym"))
         return out

@@ -135,6 +135,8 @@ _HOME_CUE_BEFORE = re.compile(
 GUESS_RULES = frozenset({"listed", "inverted", "place_lower"})
 #: what opens and closes a nickname written inside a name
 _NICK_OPEN = frozenset({' "', " (", " “", " '", " ‘"})
+#: what stands between a name and the nickname quoted after it: a space, or a space and a bracket
+_BEFORE_QUOTED_NICK = re.compile(r"[ \t]+\(?|[ \t]*\(")
 _NICK_CLOSE = frozenset({'" ', ") ", "” ", "' ", "’ "})
 
 _DOCTOR_ROLES = (
@@ -142,7 +144,7 @@ _DOCTOR_ROLES = (
     r"(?:rn|lpn|nurse|np|md|nnp)[ \t]+(?:day|days|night|nights|eve|evening|evenings|noc)(?:[ \t]+shift)?"
     r"|duty[ \t]+(?:md|doctor|physician|nurse|doc)|peer[ \t]+(?:recovery[ \t]+)?(?:coach|specialist|support)|recovery[ \t]+coach"
     r"|atcs?|athletic[ \t]+trainers?|transporter|officer|embryologist|andrologist|staff|shipper|mro|nnp|ccrn|perfusionist"
-    r"|attending(?:[ \t]+(?:physician|md|of[ \t]+record))?|att[gd]|onc|resident|fellow|intern|pcp|primary(?:[ \t]+care)?(?:[ \t]+(?:physician|provider|doctor|md))?"
+    r"|attending(?:[ \t]+(?:physician|md|of[ \t]+record))?|att[gd]|onc|resident|fellow|intern|pcp|primary(?![ \t]+lang)(?:[ \t]+care)?(?:[ \t]+(?:physician|provider|doctor|md))?"
     r"|referring(?:[ \t]+(?:physician|provider|md|doctor|clinician))?|ref(?:erring)?[ \t]+md|surgeon|assistant(?:[ \t]+surgeon)?"
     r"|anesthesiologist|anesthesia|anesthetist|crna|consultant|consulting(?:[ \t]+(?:physician|md))?|(?<![\d.][ \t])(?<![\d.])cc|provider|clinician"
     r"|physician|doctor|nurse|rn|np|(?<![-/])pa|(?<![-'’])ho|author|care[ \t]+team|covering(?:[ \t]+(?:physician|md))?|on-?call|midwife|therapist|pharmacist"
@@ -558,8 +560,8 @@ class NameRecognizer(RuleRecognizer):
             return False
         if low in _RELATION_SET and not (mode == "title" and is_name) and not (mode == "relation" and low in _FRIEND_WORDS):
             return False  # "Dr. Parent" is a name, "his son" is not; "SON BUDDY UPDATED" names the son
-        if mode == "relation" and tok.caseless and low in _LANGUAGES:
-            return False  # "W/ DAUGHTER, ENGLISH OK W/ STAFF": where case says nothing, a language
+        if mode == "relation" and tok.caseless and low in _LANGUAGES and not lex.is_strong_name(low):
+            return False  # "W/ DAUGHTER, ENGLISH OK W/ STAFF": where case says nothing, a language ("WIFE KAREN" names her)
         if tok.caseless and tok.shape in ("upper", "lower") and mode not in _TITLE_MODES:
             return self._caseless_name_word(tok, is_name, mode)
         if tok.shape == "lower":
@@ -625,8 +627,11 @@ class NameRecognizer(RuleRecognizer):
             # "PARTNER JOJO IN AT 1900": after a relation, a listed name English seldom uses names the person
             if mode == "surname":
                 return lex.is_last(low)
-            if mode == "relation" and lex.is_plural_of_word(low) and not lex.is_first(low):
-                return False  # "wife cooks with salt": a word with an "s" after it is what the relative does
+            if mode == "relation" and not lex.is_first(low) and (
+                lex.is_plural_of_word(low) or (low.endswith("es") and lex.is_common_word(low[:-1], strict=True) and not lex.is_strong_name(low))
+            ):
+                # "wife cooks with salt", "WIFE SMOKES TOO": a word with an "s" after it is what the relative does
+                return False
             return header_caps or not lex.is_common_word(low) or (mode == "relation" and (lex.is_first(low) or not lex.is_everyday(low)))
         return mode in _STRONG_CUE_MODES and not lex.is_common_word(low) and not _INFLECTED.search(low) and not self._form_of_word(low)
 
@@ -1212,7 +1217,10 @@ class NameRecognizer(RuleRecognizer):
             low = m.group("name").lower()
             if low in _RELATION_SET or self._plain_word(low):
                 continue  # "report to floor.", "REPORT FROM ED 1900"
-            if self.lexicon.is_first(low) and not self.lexicon.is_common_word(low, strict=True):
+            # "report given to steph": a given name, or a name any list holds that English seldom writes as a word
+            if (self.lexicon.is_first(low) and not self.lexicon.is_common_word(low, strict=True)) or (
+                self.lexicon.is_name(low) and not self.lexicon.is_everyday(low)
+            ):
                 out.append(NameCandidate(m.start("name"), m.end("name"), Category.DOCTOR, 0.8, "hand_off"))
         lex = self.lexicon
         for m in _PREFERS.finditer(text):
@@ -1594,8 +1602,10 @@ class NameRecognizer(RuleRecognizer):
         low = tok.lower
         if lex.is_stop(low) or lex.is_eponym(low) or low in FUNCTION_WORDS or low in _RELATION_SET:
             return "X"
-        if tok.caseless and low in _PUBLIC_ROLES:
-            return "X"  # "RETIRED BARBER, LIVES ALONE": where case says nothing, a trade is no name
+        if tok.caseless and (low in _PUBLIC_ROLES or (low in _LANGUAGES and not lex.is_strong_name(low))):
+            # "RETIRED BARBER, LIVES ALONE", "PRIMARY LANG FRENCH": where case says nothing, a trade or a language is no
+            # name ("KAREN" is a given name first)
+            return "X"
         if low in _DOCTOR_TITLE_SET or low in _PATIENT_TITLE_SET:
             return "X"
         parts = self._parts(tok)
@@ -1864,8 +1874,21 @@ class NameRecognizer(RuleRecognizer):
         cued = self.cued(text, tokens, listed) + self._subjects(text, tokens)
         taken = [(c.start, c.end) for c in cued]
         found = [c for c in self._surname_first(text, cued + self.uncued(text, tokens, taken, listed)) if not self._procedure_at(text, c)]
+        found += self._nicknames_after(text, found)
         cells = [c for c in table_cells(text) if c.role in (Category.PATIENT, Category.DOCTOR)]
         return self._by_column(text, found, cells) if cells else found
+
+    def _nicknames_after(self, text: str, found: list[NameCandidate]) -> list[NameCandidate]:
+        """``DTR GISELE ("GIGI")``, ``son robert "bobby"``: quoted right after a name a cue found, what the person is called."""
+        out = []
+        for cand in found:
+            if cand.rule in GUESS_RULES:
+                continue
+            gap = _BEFORE_QUOTED_NICK.match(text, cand.end)
+            quoted = self._quoted_name(text, gap.end(), cand.rule) if gap else None
+            if quoted:
+                out.append(NameCandidate(quoted.start, quoted.end, cand.category, quoted.score, cand.rule))
+        return out
 
     @staticmethod
     def _procedure_at(text: str, cand: NameCandidate) -> bool:

@@ -13,18 +13,27 @@ import re
 from collections.abc import Iterable
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
-from deid_core.recognizers.gazetteer import RARE_TOWN_WORD_FREQ, GazetteerResources, default_resources, state_after, word_after
+from deid_core.recognizers.gazetteer import RARE_TOWN_WORD_FREQ, GazetteerResources, default_resources, state_after, transfer_not_state, word_after
 from deid_core.recognizers.lexicon import AMBIGUOUS_STATE_ABBRS, RELATIONS, STATE_ABBRS, STATES, alternation, countries, rule_list, us_cities, us_postal_towns
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, PLACE_TAILS, TITLE_BEFORE_NAME, past_tense
 from deid_core.recognizers.rules.tokens import CaseBlind
 from deid_core.spans import Category, Span
 
 
+#: the last words of a residence's name ("Bayou Teche Gardens")
+_RESIDENCE_TAILS = rule_list("facilities", "residence_tails")
+#: a patient's trade, between their age and where they come from
+_TRADES = rule_list("names", "public_roles")
+#: a dwelling, after which "in" may say where it is: "lost his apartment in berlin"
+_DWELLING_WORDS = r"(?:apartment|apt|trailer|condo|cabin|camp|farm|house)"
+_DWELLING = re.compile(r"\b" + _DWELLING_WORDS + r"\b", re.I)
 _CUE_VERBS = (
     r"\b(?:lives|living|live|resides|residing|reside|mov(?:ed|ing)(?:[ \t]+here)?|relocat(?:ed|ing)(?:[ \t]+here)?|born|raised|grew[ \t]+up"
     r"|(?:at|from)[ \t]+home|resident[ \t]+of|returned[ \t]+(?:home[ \t]+)?(?:to|from)|transferred[ \t]+from"
     r"|is[ \t]+from|are[ \t]+from|originally[ \t]+from|native[ \t]+of|visiting(?:[ \t]+from)?|travel(?:l)?ed|trip|vacation(?:ed|ing)?"
     r"|hometown(?:[ \t]+(?:of|is))?|works[ \t]+in|emigrated|immigrated|home(?=[ \t]+(?:in|to)\b)"
+    # where a dwelling is: "lost his apartment in berlin", "TRAILER OUTSIDE OF RUMFORD"
+    r"|" + _DWELLING_WORDS + r"(?=[ \t]+(?:in|near|outside)\b)"
     # a relative's journey: "drove up from Tiverton", "flying in from Houston", "drives up from crisfield daily"; and
     # the way home: "DRIVING BACK TO PRICE TONIGHT"
     r"|(?:drove|driving|drives|drive|flew|flying|flies|flown)(?:[ \t]+(?:up|down|in|over|back))?(?=[ \t]+from\b)"
@@ -32,7 +41,9 @@ _CUE_VERBS = (
     # how far away: "ranch ~40 mi from colter", "LIVES 2 HRS NORTH OF BRANTLEY"
     r"|\d+[ \t]*(?:mi|miles?|km|hrs?|hours?)(?:[ \t]+(?:away|north|south|east|west))?(?=[ \t]+(?:from|of)\b)"
     # the patient's age and sex, then where they are from: "58 yo man from marrowfield", "34M FROM DEXTERVILLE"
-    r"|(?:\d+[ \t]*(?:y/?o|yrs?[ \t-]*old|years?[ \t-]*old|[mf]))(?:[ \t]+(?:m|f|male|female|man|woman|gentleman|lady|gent))?(?=[ \t]+from\b))"
+    # and with their trade between: "67 y/o m lobsterman from stonington", "58 YO RETIRED LOGGER FROM RUMFORD"
+    r"|(?:\d+[ \t]*(?:y/?o|yrs?[ \t-]*old|years?[ \t-]*old|[mf]))(?:[ \t]+(?:m|f|male|female|man|woman|gentleman|lady|gent))?"
+    r"(?:[ \t]+(?:retired|former|unemployed|disabled|semi-retired))?(?:[ \t]+(?:" + alternation(_TRADES) + r"))?(?=[ \t]+from\b))"
     r"(?:[ \t]+(?:in|to|from|near|of|back[ \t]+to|back[ \t]+from|(?:up|down|over|out)[ \t]+(?:in|at|by|near|past)))?"
     r"[ \t]+(?:the[ \t]+(?:city|town|village)[ \t]+of[ \t]+)?"
 )
@@ -50,7 +61,8 @@ _PLACE_AFTER_CUE = re.compile(
 #: the same cues where letter case says nothing (a note typed in lower case, a line in capitals):
 #: "dtr lives in hartwell", "LIVES IN SCITUATE"
 #: one or two words typed where case says nothing, and a state after a comma
-_CASELESS_PLACE = r"(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{2,})?)(?P<state>,[ \t]*[a-z]{2}\b)?"
+#: (a saint written short may open it: "FROM ST MARTINVILLE")
+_CASELESS_PLACE = r"(?P<place>(?:ste?\.?[ \t]+)?[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{2,})?)(?P<state>,[ \t]*[a-z]{2}\b)?"
 _PLACE_AFTER_CUE_CASELESS = re.compile(_CUE_VERBS + _CASELESS_PLACE, re.I)
 #: "lives w/ son in south forge", "STAYING W/ HIS COUSIN IN PORT ALDER", "lives independently in cape charles": who
 #: someone lives with or how, then where
@@ -68,7 +80,7 @@ _OBJECT_AFTER = re.compile(r"[a-z'’-]+[ \t]+(?:on|up|in|out|off|over|the|his|h
 #: "lives up bear branch", "LIVES ALONE UP BEARWALLOW HOLLOW", "lives out on orca rock island": up, down, out or over
 #: where someone lives, with no preposition of place after it
 _RESIDENCE_OUT = re.compile(
-    r"\b(?:lives|living|resides|residing)(?:[ \t]+alone)?[ \t]+(?:way[ \t]+)?(?:up|down|out|over)(?:[ \t]+(?:on|at|by|past|near))?[ \t]+"
+    r"\b(?:lives|living|live|resides|residing)(?:[ \t]+alone)?[ \t]+(?:way[ \t]+)?(?:up|down|out|over)(?:[ \t]+(?:on|at|by|past|near))?[ \t]+"
     + _CASELESS_PLACE,
     re.I,
 )
@@ -94,6 +106,7 @@ _FROM_PLACE = re.compile(r"(?<=[ \t])from[ \t]+" + _CASELESS_PLACE, re.I)
 _KIN_GROUPS = ("family", "folks", "relatives", "fam")
 _RELATIVE_BEFORE_FROM = re.compile(
     r"\b(?:" + alternation(RELATIONS + _KIN_GROUPS) + r")(?:[ \t]+(?:called|phoned|calling|here|visiting|came|arrived|drove|flew|up|down|over|in"
+    r"|coming|comes|driving|flying|travel(?:l)?ing|(?:is|are|was|were)(?=[ \t]+(?:coming|driving|flying))"
     r"|on[ \t]+(?:the[ \t]+)?phone)){0,2}[ \t]+$",
     re.I,
 )
@@ -125,8 +138,9 @@ _PARTICLE_TOWN = re.compile(
     re.I,
 )
 _SAINTS_SPELLED = {"st": "saint", "ste": "sainte"}
-#: "ems -> mount nittany -> here", "FROM FT DEFIANCE": a mount, fort or port named with a word that is no word
-_LEAD_NAME = re.compile(r"(?<![\w'’.-])(?<!\d[ \t])(?:mount|mt\.?|fort|ft\.?|port)[ \t]+(?P<name>[a-z][a-z'’-]{3,})(?![\w'’-])", re.I)
+#: "ems -> mount nittany -> here", "FROM FT DEFIANCE", "pulled from bayou teche": a mount, fort, port or bayou named
+#: with a word that is no word
+_LEAD_NAME = re.compile(r"(?<![\w'’.-])(?<!\d[ \t])(?:mount|mt\.?|fort|ft\.?|port|bayou)[ \t]+(?P<name>[a-z][a-z'’-]{3,})(?![\w'’-])", re.I)
 #: "float trip on the jacks fork", "FISHING ON TABLE ROCK LAKE", "hiking at whipple dam": after what people do on
 #: water or land, a lake, river, creek, dam, ridge or park named even with ordinary words is a place ("swimming in
 #: the river", "fishing on the frozen lake", "hiking in the state park" are none)
@@ -260,6 +274,8 @@ class PlaceCueRecognizer(RuleRecognizer):
                         out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/lives_bare"))
                         cued.add(m.start("place"))
                 continue  # "TRIP HAZARD": without its preposition the cue word is a noun
+            if _DWELLING.match(text, m.start()) and not self._listed_town(m.group("place").split()[0].lower()):
+                continue  # "HOUSE IN DISARRAY": after a dwelling, only a listed town is where it stands
             if case_says_nothing(m.group("place"), m.start("place")):
                 end = self._place_end(m, strong_only=False)
                 if not end and _RESIDENCE_VERB.match(text, m.start()):
@@ -295,7 +311,8 @@ class PlaceCueRecognizer(RuleRecognizer):
                     out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/caseless_bare"))
                     cued.add(m.start("place"))
         for m in _PLACE_AFTER_COMMON_PREPOSITION.finditer(text):
-            words = [w.lower() for w in m.group("place", "after") if w]
+            # "walked to nurses' station": a possessive's apostrophe hides the ordinary word from the lists
+            words = [re.sub(r"['’]", "", w.lower()) for w in m.group("place", "after") if w]
             if m.start("place") in cued or _FACILITY_WORD_AFTER.match(text, m.end("place")):
                 continue
             if not case_says_nothing(m.group("place"), m.start("place")):
@@ -321,14 +338,15 @@ class PlaceCueRecognizer(RuleRecognizer):
             out.append(Span(m.start(), m.end(), Category.LOCATION, 0.6, "place_cue/twin"))
         for m in _PARTICLE_TOWN.finditer(text):
             words = m.group("place").lower().replace(".", "").split()
-            spelled = " ".join(_SAINTS_SPELLED.get(w, w) for w in words)  # "sault ste marie" is listed "sault sainte marie"
-            listed = self._listed_town(" ".join(words)) or self._listed_town(spelled)
-            if listed and not any(self.resources.lexicon.is_clinical(w) for w in words):
+            if self._listed_town(" ".join(words)) and not any(self.resources.lexicon.is_clinical(w) for w in words):
                 out.append(Span(m.start("place"), m.end("place"), Category.LOCATION, 0.6, "place_cue/particle_town"))
         for m in _LEAD_NAME.finditer(text):
             name = m.group("name").lower()
             if name.endswith(("ed", "ing")) or m.start() in cued:
                 continue  # "PORT DEACCESSED", "port flushing": what was done to the port
+            after = (word_after(text, m.end()) or "").lower()
+            if after in _RESIDENCE_TAILS:
+                continue  # "from Bayou Teche Gardens NH": the name goes on as a residence's, for the facility rules
             if self._town_word(name, rare=True) and not self.resources.lexicon.is_common_word(name):
                 out.append(Span(m.start(), m.end(), Category.LOCATION, 0.6, "place_cue/lead_name"))
         for m in _FEATURE_NAME.finditer(text):
@@ -363,7 +381,7 @@ class PlaceCueRecognizer(RuleRecognizer):
         place = m.group("place")
         words = place.lower().split()
         state = m.group("state")
-        with_state = bool(state) and state.strip(", \t").upper() in STATE_ABBRS
+        with_state = bool(state) and state.strip(", \t").upper() in STATE_ABBRS and not transfer_not_state(m.string, state.strip(", \t"), m.end("state"))
         two = len(words) == 2
         joined = " ".join(words)
         if two and (joined in _STATE_NAMES or (self._listed_town(joined) and self._town_word(words[1], listed_ok=True))):
@@ -395,7 +413,8 @@ class PlaceCueRecognizer(RuleRecognizer):
         words = list(re.finditer(r"\S+", m.group("place")))
         for i, w in enumerate(words):
             word = w.group(0).lower()
-            if word in FUNCTION_WORDS or word in _NOT_PLACE_WORDS or word in _TIME_WORDS or lex.is_clinical(word) or word.upper() in CLINICAL_ACRONYMS:
+            named = word in _NOT_PLACE_WORDS and i + 1 < len(words) and words[i + 1].group(0).lower() in PLACE_TAILS  # "church point"
+            if word in FUNCTION_WORDS or (word in _NOT_PLACE_WORDS and not named) or word in _TIME_WORDS or lex.is_clinical(word) or word.upper() in CLINICAL_ACRONYMS:
                 break  # "on long drives from now on": a time is no place
             if past_tense(word):
                 break  # "71 yo m from king brought by ems": a verb ends the place
@@ -464,7 +483,10 @@ class PlaceCueRecognizer(RuleRecognizer):
 
     @staticmethod
     def _listed_town(name: str) -> bool:
-        return name in us_cities() or name in us_postal_towns()
+        """A listed city or post-office town, with a saint written short as the lists spell it ("sault ste marie" is
+        listed "sault sainte marie", "st martinville" "saint martinville")."""
+        spelled = " ".join(_SAINTS_SPELLED.get(w, w) for w in name.replace(".", "").split())
+        return any(n in us_cities() or n in us_postal_towns() for n in (name, spelled))
 
     def _ends_after_first(self, first: str, second: str) -> bool:
         """A place of ordinary words ends after its first: before a word of time or a past tense, or when the first is

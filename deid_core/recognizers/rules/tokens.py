@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from deid_core.recognizers.case import note_is_lower
 
 # "s/o" (significant other) and "w/f" (wife) are one word: relations written with a slash, before the name as any
-# relation is; a word starts after no letter or digit ("4TH" holds none, not a "H")
-_WORD = re.compile(r"(?<![\w/])(?:[sS]/[oO]|[wW]/[fF])(?![\w/])|(?<![^\W_])[^\W\d_](?:[^\W\d_]|['’](?=[^\W\d_])|-(?=[^\W\d_]))*")
+# relation is; a word starts after no letter or digit ("4TH" holds none, not a "H"), nor after a number and a hyphen
+# ("4-WHEELER" is a compound)
+_WORD = re.compile(r"(?<![\w/])(?:[sS]/[oO]|[wW]/[fF])(?![\w/])|(?<![^\W_])(?<!\d-)[^\W\d_](?:[^\W\d_]|['’](?=[^\W\d_])|-(?=[^\W\d_]))*")
 _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
 
 
