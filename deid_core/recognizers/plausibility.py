@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from deid_core.recognizers.gazetteer import after_eponym_modifier, followed_by_eponym_trigger, in_eponym_pair
 from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, NAME_PARTICLES, Lexicon, default_lexicon, rule_list
 from deid_core.recognizers.pipeline import DetectConfig
-from deid_core.recognizers.rules.common_words import LANGUAGE_BEFORE
+from deid_core.recognizers.rules.common_words import LANGUAGE_BEFORE, TRADES
 from deid_core.recognizers.rules.dates import in_score_or_count
 from deid_core.recognizers.rules.nearby import CLOCK_TIME
 from deid_core.recognizers.rules.tokens import CaseBlind
@@ -105,8 +105,6 @@ _CARE_HOME_KINDS = frozenset({"manor", "lodge", "villa", "villas", "terrace", "h
 _DENOMINATIONS = rule_list("organizations", "denominations")
 #: an animal's or a thing's blow or bite: what follows is what did it
 _STRUCK_BY = re.compile(r"\b(?:bit(?:ten)?|stung|kicked|gored|mauled|trampled|attacked|butted|stepped[ \t]+on|pinned)[ \t]+by[ \t]+(?:a[ \t]+|an[ \t]+|the[ \t]+)?$", re.I)
-#: trades and public roles: where case says nothing, a name the model ends with one is the patient's work ("RICE FARMER")
-_TRADES = rule_list("names", "public_roles")
 _NAMES = frozenset({Category.PATIENT, Category.DOCTOR})
 _PLACES = frozenset({Category.HOSPITAL, Category.LOCATION})
 
@@ -228,7 +226,7 @@ class PlausibilityCheck:
             return False  # "GLASGOW-BLATCHFORD 12", "hunt-hess 3": two names joined by a hyphen before a score are a scale
         if span.category in _NAMES and re.search(r"\d-", text[max(0, span.start - 2) : span.start] + t[:1]):
             return False  # "S/P 4-WHEELER ROLLOVER": a word a hyphen glues to a number makes a compound, no name
-        if span.category in _NAMES and (_TOKEN.findall(core) or [""])[-1].lower() in _TRADES and CaseBlind(text).at(core, span.start):
+        if span.category in _NAMES and (_TOKEN.findall(core) or [""])[-1].lower() in TRADES and CaseBlind(text).at(core, span.start):
             return False  # "SOCIAL: RICE FARMER", "44 YO M ROUSTABOUT": where case says nothing, a trade is the patient's work
         if span.category in _NAMES and LANGUAGE_BEFORE.search(line_before) and " " not in core:
             return False  # "PREFERS KRIOLU": one word after "prefers" or "speaks" is a language

@@ -22,6 +22,11 @@ CLINICAL_ACRONYMS = rule_list("shared", "clinical_acronyms")
 PLACE_TAILS = rule_list("place_cues", "place_tail_words")
 #: words that end a facility's name and begin nothing else: "BRYAN HEART", "UPMC PRESBYTERIAN", "baptist health"
 FACILITY_TAILS = rule_list("shared", "facility_tails")
+#: trades and public roles a note names people by ("FAMILY NOTIFIED BY SHERIFF", "RETIRED LOGGER"): no name where case
+#: says nothing, and what may stand between a patient's age and where they come from
+TRADES = rule_list("names", "public_roles")
+#: the last words of a residence's name: "lives at quarry hill", "Bayou Teche Gardens"
+RESIDENCE_TAILS = rule_list("facilities", "residence_tails")
 #: endings of drug names: "in Lasix" is no place, "my son paulo" but not "my son lisinopril"
 DRUG_SUFFIX = re.compile(
     r"(?:pine|pril|olol|alol|statin|sartan|mab|nib|azole|cillin|mycin|floxacin|oxetine|azepam|zolam|parin|gliptin|gliflozin|triptan"

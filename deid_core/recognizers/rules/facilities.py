@@ -17,7 +17,7 @@ from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.gazetteer import STORE_NUMBER, GazetteerResources, branch_city_end, default_resources
 from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, VERY_COMMON_WORD_FREQ, Lexicon, alternation, rule_list, us_cities, us_counties, us_postal_towns
-from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FUNCTION_WORDS, PAST_VERBS, PLACE_TAILS, TITLE_BEFORE_NAME
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FUNCTION_WORDS, PAST_VERBS, PLACE_TAILS, RESIDENCE_TAILS, TITLE_BEFORE_NAME
 from deid_core.recognizers.rules.tokens import caps_line_at
 from deid_core.spans import Category, Span
 
@@ -111,7 +111,7 @@ _LOWER_SAINT = re.compile(
 #: "CAME FROM ST JOES", "SEEN AT ST ANNE ER": where capitals say nothing and "ST" has no full stop (it may be sinus
 #: tachycardia or speech therapy), a saint's given name after it where the patient comes from or goes names a facility
 #: (and the same in a note typed in lower case, where the particles of a saint's name go with it: "from st vincent de paul")
-_CAPS_SAINT = re.compile(
+_CASELESS_SAINT = re.compile(
     r"\b(?:FROM|AT|TO|VIA)[ \t]+(?P<saint>(?:ST|SAINT)[ \t]+(?P<name>[A-Z]{3,}(?:['’]S)?))"
     r"(?:[ \t]+(?:DE|DU|DES|DE[ \t]+LA|OF)[ \t]+[A-Z]{3,})?"
     r"(?:[ \t]+(?:HOSPITAL|HOSP|MEDICAL[ \t]+CENTER|REGIONAL|GENERAL|MEMORIAL|CLINIC))?(?![\w-])",
@@ -330,10 +330,9 @@ _DONE_AT = re.compile(
 #: what follows a place where the clause ends or goes on: "BANDED X4 AT AVH THEN TX"
 _CLAUSE_GOES_ON = re.compile(r"[ \t]*(?:[,.;)]|$)|[ \t]+(?:then|for|and|w/|with|on|in|x[ \t]?\d|prior|before|after|by|via|&|to|from)\b", re.I | re.M)
 #: "lives at quarry hill", "RESIDES AT PINE RIDGE COMMONS": where a patient lives, named by a residence's last word
-_RESIDENCE_TAILS = rule_list("facilities", "residence_tails")
 _LIVES_AT = re.compile(
     r"\b(?:lives|living|resides|residing|resident)[ \t]+at[ \t]+(?:the[ \t]+)?"
-    r"(?P<name>(?:[A-Za-z][A-Za-z'’-]+[ \t]+){1,2}(?:" + alternation(_RESIDENCE_TAILS) + r"))(?![\w'’-])",
+    r"(?P<name>(?:[A-Za-z][A-Za-z'’-]+[ \t]+){1,2}(?:" + alternation(RESIDENCE_TAILS) + r"))(?![\w'’-])",
     re.I,
 )
 #: what ends a stay's clause when no centre is named: "REHAB AT THIS TIME", "detox at earliest opportunity"
@@ -615,7 +614,7 @@ class FacilityRecognizer(RuleRecognizer):
                 # "transfered from st eligius": after a place preposition, a saint no list holds
                 out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_saint"))
         lower_note = note_is_lower(text)
-        for m in _CAPS_SAINT.finditer(text):
+        for m in _CASELESS_SAINT.finditer(text):
             written = m.group(0)
             caseless = (written.isupper() and caps_line_at(text, m.start())) or (written.islower() and lower_note)
             if caseless and _saints_given_name(lex, m.group("name").lower()) and not _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name")):

@@ -47,7 +47,7 @@ from deid_core.recognizers.lexicon import (
     alternation,
     rule_list,
 )
-from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, LANGUAGE_BEFORE, PAST_VERBS, past_tense
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, LANGUAGE_BEFORE, PAST_VERBS, TRADES, past_tense
 from deid_core.recognizers.rules.tokens import Token, caps_line_at, tokenize
 from deid_core.recognizers.tables import Cell, name_in_cell, table_cells
 from deid_core.spans import Category, Evidence, Span
@@ -122,7 +122,6 @@ _IN_LAW_RELATIONS = frozenset({"daughter", "son", "mother", "father", "sister", 
 
 #: first words of place names that lists of names also hold ("Fort Mohave", "Mount Vernon", "Santa Cruz")
 _PLACE_LEAD = rule_list("names", "place_lead_words")
-_PUBLIC_ROLES = rule_list("names", "public_roles")
 #: what a trade follows: "WORKS AS A MASON", "retired as a logger" ("A" in capitals is the article, no initial)
 _JOB_BEFORE = re.compile(r"\b(?:works?|worked|working|job|employed|retired|career)[ \t]+as[ \t]+(?:(?:a|an)[ \t]+)?$", re.I)
 #: a home written after these is a place, whatever the name lists say
@@ -783,7 +782,7 @@ class NameRecognizer(RuleRecognizer):
         """Every word of ``cand`` is typed where case says nothing and is an ordinary English word or a public role."""
         first = self._token_index_at(tokens, cand.start)
         inside = list(itertools.takewhile(lambda t: t.end <= cand.end, tokens[first:]))
-        return bool(inside) and all(t.caseless and (self.lexicon.is_common_word(t.lower, strict=True) or t.lower in _PUBLIC_ROLES) for t in inside)
+        return bool(inside) and all(t.caseless and (self.lexicon.is_common_word(t.lower, strict=True) or t.lower in TRADES) for t in inside)
 
     def _modal_named(self, tokens: Sequence[Token], k: int) -> bool:
         """A modal that is also a given name, followed by a past tense or a word no verb stands in for, is
@@ -1447,7 +1446,7 @@ class NameRecognizer(RuleRecognizer):
         """An ordinary, stop, clinical, function word, a modal or a public role: no part of a name without a cue."""
         lex = self.lexicon
         low = word.lower()
-        if lex.is_common_word(low, strict=strict) or lex.is_stop(low) or lex.is_clinical(low) or low in FUNCTION_WORDS or low in _MODALS or low in _PUBLIC_ROLES:
+        if lex.is_common_word(low, strict=strict) or lex.is_stop(low) or lex.is_clinical(low) or low in FUNCTION_WORDS or low in _MODALS or low in TRADES:
             return True
         return not strict and self._form_of_word(low)
 
@@ -1602,7 +1601,7 @@ class NameRecognizer(RuleRecognizer):
         low = tok.lower
         if lex.is_stop(low) or lex.is_eponym(low) or low in FUNCTION_WORDS or low in _RELATION_SET:
             return "X"
-        if tok.caseless and (low in _PUBLIC_ROLES or (low in _LANGUAGES and not lex.is_strong_name(low))):
+        if tok.caseless and (low in TRADES or (low in _LANGUAGES and not lex.is_strong_name(low))):
             # "RETIRED BARBER, LIVES ALONE", "PRIMARY LANG FRENCH": where case says nothing, a trade or a language is no
             # name ("KAREN" is a given name first)
             return "X"
@@ -1750,7 +1749,7 @@ class NameRecognizer(RuleRecognizer):
         # "HOPE (WIFE) CALLED", "per rusty (brother)": a given name with its relation in brackets is the relative's
         # name even when it is also a word
         bracketed = lex.is_first(tokens[j].lower) and text[tokens[j].end : tokens[j].end + 3].lstrip(" \t").startswith("(")
-        if tokens[j].caseless and (lex.is_everyday(tokens[j].lower) and tokens[j].line_caps and not bracketed or tokens[j].lower in _PUBLIC_ROLES):
+        if tokens[j].caseless and (lex.is_everyday(tokens[j].lower) and tokens[j].line_caps and not bracketed or tokens[j].lower in TRADES):
             # "CALLED TWICE OVERNIGHT, SON ...": in capitals, an everyday word before a relation is no name, and where
             # case says nothing a role is none ("A RETIRED DEACON, WIFE AT BEDSIDE")
             return None

@@ -15,15 +15,11 @@ from collections.abc import Iterable
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.gazetteer import RARE_TOWN_WORD_FREQ, GazetteerResources, default_resources, state_after, transfer_not_state, word_after
 from deid_core.recognizers.lexicon import AMBIGUOUS_STATE_ABBRS, RELATIONS, STATE_ABBRS, STATES, alternation, countries, rule_list, us_cities, us_postal_towns
-from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, PLACE_TAILS, TITLE_BEFORE_NAME, past_tense
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, PLACE_TAILS, RESIDENCE_TAILS, TITLE_BEFORE_NAME, TRADES, past_tense
 from deid_core.recognizers.rules.tokens import CaseBlind
 from deid_core.spans import Category, Span
 
 
-#: the last words of a residence's name ("Bayou Teche Gardens")
-_RESIDENCE_TAILS = rule_list("facilities", "residence_tails")
-#: a patient's trade, between their age and where they come from
-_TRADES = rule_list("names", "public_roles")
 #: a dwelling, after which "in" may say where it is: "lost his apartment in berlin"
 _DWELLING_WORDS = r"(?:apartment|apt|trailer|condo|cabin|camp|farm|house)"
 _DWELLING = re.compile(r"\b" + _DWELLING_WORDS + r"\b", re.I)
@@ -43,7 +39,7 @@ _CUE_VERBS = (
     # the patient's age and sex, then where they are from: "58 yo man from marrowfield", "34M FROM DEXTERVILLE"
     # and with their trade between: "67 y/o m lobsterman from stonington", "58 YO RETIRED LOGGER FROM RUMFORD"
     r"|(?:\d+[ \t]*(?:y/?o|yrs?[ \t-]*old|years?[ \t-]*old|[mf]))(?:[ \t]+(?:m|f|male|female|man|woman|gentleman|lady|gent))?"
-    r"(?:[ \t]+(?:retired|former|unemployed|disabled|semi-retired))?(?:[ \t]+(?:" + alternation(_TRADES) + r"))?(?=[ \t]+from\b))"
+    r"(?:[ \t]+(?:retired|former|unemployed|disabled|semi-retired))?(?:[ \t]+(?:" + alternation(TRADES) + r"))?(?=[ \t]+from\b))"
     r"(?:[ \t]+(?:in|to|from|near|of|back[ \t]+to|back[ \t]+from|(?:up|down|over|out)[ \t]+(?:in|at|by|near|past)))?"
     r"[ \t]+(?:the[ \t]+(?:city|town|village)[ \t]+of[ \t]+)?"
 )
@@ -345,7 +341,7 @@ class PlaceCueRecognizer(RuleRecognizer):
             if name.endswith(("ed", "ing")) or m.start() in cued:
                 continue  # "PORT DEACCESSED", "port flushing": what was done to the port
             after = (word_after(text, m.end()) or "").lower()
-            if after in _RESIDENCE_TAILS:
+            if after in RESIDENCE_TAILS:
                 continue  # "from Bayou Teche Gardens NH": the name goes on as a residence's, for the facility rules
             if self._town_word(name, rare=True) and not self.resources.lexicon.is_common_word(name):
                 out.append(Span(m.start(), m.end(), Category.LOCATION, 0.6, "place_cue/lead_name"))
