@@ -319,16 +319,18 @@ _PHARMACY_CHECKED = re.compile(
     r"(?:the[ \t]+)?(?P<name>[A-Za-z][A-Za-z'’-]+(?:[ \t]+[A-Za-z][A-Za-z'’-]+)?[ \t]+(?:drugs?|pharmacy|rx|apothecary))(?![\w'’-])",
     re.I,
 )
+#: the words that go on with a clause past the place where something was done: "INTUB AT PEN BAY FOR AIRWAY"
+_CLAUSE_GOES_ON_WORDS = r"for|and|then|w/|with|prior|before|after|by|via|&"
 #: "INTUB AT PEN BAY FOR AIRWAY PROTECTION", "banded x4 at avh then tx": what an outside hospital did, where, then the
 #: clause's end; one or two words name the hospital whatever words they are, unless one says how, when or where else
 _DONE_AT = re.compile(
     r"\b(?:intubated|intub|stented|cathed|resuscitated|stabili[sz]ed|banded|scoped|tnk['’]?d|tpa['’]?d|(?:tnk|tpa|lytics)[ \t]+given)"
     r"(?:[ \t]+x[ \t]?\d)?[ \t]+at[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+(?:[ \t]+[A-Za-z][A-Za-z'’-]+)?)"
-    r"(?=[ \t]*(?:[,.;]|$)|[ \t]+(?:for|and|then|w/|with|prior|before|after|by|via|&)\b)",
+    r"(?=[ \t]*(?:[,.;]|$)|[ \t]+(?:" + _CLAUSE_GOES_ON_WORDS + r")\b)",
     re.I | re.M,
 )
-#: what follows a place where the clause ends or goes on: "BANDED X4 AT AVH THEN TX"
-_CLAUSE_GOES_ON = re.compile(r"[ \t]*(?:[,.;)]|$)|[ \t]+(?:then|for|and|w/|with|on|in|x[ \t]?\d|prior|before|after|by|via|&|to|from)\b", re.I | re.M)
+#: after a short form, where the clause ends or goes on, a bracket, a count or a direction besides: "AT AVH THEN TX"
+_CLAUSE_GOES_ON = re.compile(r"[ \t]*(?:[,.;)]|$)|[ \t]+(?:" + _CLAUSE_GOES_ON_WORDS + r"|on|in|x[ \t]?\d|to|from)\b", re.I | re.M)
 #: "lives at quarry hill", "RESIDES AT PINE RIDGE COMMONS": where a patient lives, named by a residence's last word
 _LIVES_AT = re.compile(
     r"\b(?:lives|living|resides|residing|resident)[ \t]+at[ \t]+(?:the[ \t]+)?"
@@ -392,17 +394,21 @@ def _ordinary_pharmacy(lex: Lexicon, words: list[str]) -> bool:
     )
 
 
+def _whose_or_what_kind(lex: Lexicon, word: str) -> bool:
+    """A plain word, a kind of home or a possessive: it says whose a home is or what kind, not what it is called."""
+    return _plain_word(lex, word) or word in _KINDS_OF_HOME or word.endswith(("'s", "’s", "s'"))
+
+
 def _ordinary_home(lex: Lexicon, words: list[str]) -> bool:
     """``FROM JACOBETTI HOME`` names a home; a function, clinical, relation or everyday word, a kind of home or a
     possessive names none."""
-    w = words[0]
-    return _plain_word(lex, w) or lex.is_common_word(w) or w in _KINDS_OF_HOME or w.endswith(("'s", "’s", "s'"))
+    return _whose_or_what_kind(lex, words[0]) or lex.is_common_word(words[0])
 
 
 def _ordinary_residence(lex: Lexicon, words: list[str]) -> bool:
     """``lives at quarry hill`` names a residence; a function, stop (relations among them) or clinical word, a possessive
     or a kind of home among the words before its last names none (``lives at her sister's place``)."""
-    return any(_plain_word(lex, w) or w in _KINDS_OF_HOME or w.endswith(("'s", "’s", "s'")) for w in words[:-1])
+    return any(_whose_or_what_kind(lex, w) for w in words[:-1])
 
 
 def _ordinary_outside_hospital(lex: Lexicon, words: list[str]) -> bool:
@@ -727,7 +733,7 @@ class FacilityRecognizer(RuleRecognizer):
         return out
 
     @staticmethod
-    def _hospital_shaped_at(lex: Lexicon, acr: str, before: str) -> bool:
+    def _hospital_shaped_at(lex: Lexicon, acr: str, before: str, text: str, end: int) -> bool:
         """``BANDED X4 AT AVH THEN TX``: where something was done, three letters or more ending as a hospital's or a
         medical centre's short form need no cue, if English never writes them and no list holds them as a name (the
         clause must end or go on after them: ``AT EVH SITE`` is a wound)."""
@@ -737,6 +743,7 @@ class FacilityRecognizer(RuleRecognizer):
             and bool(re.search(r"\bat[ \t]+$", before, re.IGNORECASE))
             and not lex.is_name(acr)
             and lex.frequency(acr) < _ACRONYM_WORD_FREQ
+            and bool(_CLAUSE_GOES_ON.match(text, end))
         )
 
     def _cued_names(self, text: str, pattern: re.Pattern[str], source: str, ordinary: Callable[[Lexicon, list[str]], bool]) -> list[Span]:
@@ -861,6 +868,6 @@ class FacilityRecognizer(RuleRecognizer):
             before = text[max(line_start, m.start() - 50) : m.start()]
             if not re.search(r"\b(?:to|from|at|in)[ \t]*:?[ \t]+(?:the[ \t]+)?$", before, re.IGNORECASE):
                 continue
-            if _ACRONYM_CUE.search(before) or (self._hospital_shaped_at(lex, acr, before) and _CLAUSE_GOES_ON.match(text, m.end())):
+            if _ACRONYM_CUE.search(before) or self._hospital_shaped_at(lex, acr, before, text, m.end()):
                 out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.6, "facility/acronym"))
         return out

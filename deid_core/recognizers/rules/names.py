@@ -942,11 +942,12 @@ class NameRecognizer(RuleRecognizer):
             and any(not self.lexicon.is_common_word(t.text) for t in rest)
         )
 
-    def _quoted_name(self, text: str, pos: int, rule: str) -> NameCandidate | None:
-        """In quotes right after a person's cue (a relative, a hand-off's patient), what the person is called."""
+    def _quoted_name(self, text: str, pos: int, rule: str, category: Category = Category.PATIENT) -> NameCandidate | None:
+        """In quotes right after a person's cue or name (a relative, a hand-off's patient, ``GISELE ("GIGI")``), what the
+        person is called, of ``category``."""
         quoted = _QUOTED_NICKNAME.match(text, pos)
         if quoted and self._nickname_word(quoted.group("nick")):
-            return NameCandidate(quoted.start("nick"), quoted.end("nick"), Category.PATIENT, 0.85, rule)
+            return NameCandidate(quoted.start("nick"), quoted.end("nick"), category, 0.85, rule)
         return None
 
     def _nickname_word(self, quoted: str) -> bool:
@@ -1884,9 +1885,9 @@ class NameRecognizer(RuleRecognizer):
             if cand.rule in GUESS_RULES:
                 continue
             gap = _BEFORE_QUOTED_NICK.match(text, cand.end)
-            quoted = self._quoted_name(text, gap.end(), cand.rule) if gap else None
+            quoted = self._quoted_name(text, gap.end(), cand.rule, cand.category) if gap else None
             if quoted:
-                out.append(NameCandidate(quoted.start, quoted.end, cand.category, quoted.score, cand.rule))
+                out.append(quoted)
         return out
 
     @staticmethod

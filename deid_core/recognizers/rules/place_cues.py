@@ -377,7 +377,8 @@ class PlaceCueRecognizer(RuleRecognizer):
         place = m.group("place")
         words = place.lower().split()
         state = m.group("state")
-        with_state = bool(state) and state.strip(", \t").upper() in STATE_ABBRS and not transfer_not_state(m.string, state.strip(", \t"), m.end("state"))
+        abbr = state.strip(", \t") if state else ""
+        with_state = abbr.upper() in STATE_ABBRS and not transfer_not_state(m.string, abbr, m.end("state"))
         two = len(words) == 2
         joined = " ".join(words)
         if two and (joined in _STATE_NAMES or (self._listed_town(joined) and self._town_word(words[1], listed_ok=True))):
