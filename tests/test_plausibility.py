@@ -365,3 +365,39 @@ def test_a_model_date_that_is_a_blood_gas_or_an_oxygen_flow_is_rejected(check):
     assert not check.plausible_at(text, _sure(text, "1/2", Category.DATE))
     start = text.rindex("1/2")
     assert check.plausible_at(text, Span(start, start + 3, Category.DATE, 0.99, "encoder", Evidence.MODEL))
+
+
+def test_a_model_name_after_speak_is_a_language(check):
+    text = "WIFE SUSANNA AND BROTHER JAKE STAYING NIGHTS, SPEAK HUTTERISCH TOGETHER, ENGLISH FINE W/ STAFF."
+    assert not check.plausible_at(text, _sure(text, "HUTTERISCH", Category.PATIENT))
+    assert check.plausible_at(text, _sure(text, "SUSANNA", Category.PATIENT))
+
+
+def test_a_model_place_that_is_a_road_named_by_its_surface_is_none(check):
+    text = "FOUND BY NEIGHBOR IN PICKUP STUCK IN DRIFT ON GRAVEL RD N OF ROUNDUP, ~-20F OVERNIGHT."
+    assert not check.plausible_at(text, _sure(text, "GRAVEL RD N", Category.LOCATION))
+    text = "MVC ON CHIMNEY ROCK RD N OF ROUNDUP"
+    assert check.plausible_at(text, _sure(text, "CHIMNEY ROCK RD", Category.LOCATION))
+
+
+def test_a_model_place_of_a_faith_and_a_kind_of_place_is_none_where_case_says_nothing(check):
+    text = "52 yo m from hutterite colony near harlowton, perforated appendix w/ diffuse peritonitis, s/p ex lap."
+    assert not check.plausible_at(text, _sure(text, "hutterite colony", Category.LOCATION))
+    text = "family asked to burn sage, can use sage bundle unlit at bedside and ceremony in chapel courtyard."
+    assert not check.plausible_at(text, _sure(text, "chapel courtyard", Category.LOCATION))
+
+
+def test_the_years_a_couple_has_been_married_are_no_age(check):
+    text = "husband elmer at bedside, married 56 years, they still run a few cows on the place."
+    assert not check.plausible_at(text, _sure(text, "56 years", Category.AGE))
+    text = "husband elmer at bedside, he is 56 years old and healthy."
+    assert check.plausible_at(text, _sure(text, "56 years old", Category.AGE))
+
+
+def test_a_model_facility_that_is_a_regimen_or_the_patients_trade_is_none_where_case_says_nothing(check):
+    text = "discharge planning: 30 day insulin supply from pharmacy assistance program. f/u w/ primary care."
+    assert not check.plausible_at(text, _sure(text, "pharmacy assistance program", Category.HOSPITAL))
+    text = "58 yo m commercial fisherman, stemi, outside hospital gave tnk and transferred."
+    assert not check.plausible_at(text, _sure(text, "fisherman, stemi", Category.HOSPITAL))
+    text = "58 yo m transferred from fishermen's memorial hospital after stemi."
+    assert check.plausible_at(text, _sure(text, "fishermen's memorial hospital", Category.HOSPITAL))

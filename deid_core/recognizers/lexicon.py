@@ -139,6 +139,8 @@ RELATIONS: tuple[str, ...] = (
     "parents", "grandparents", "grandparent", "sibs", "siblings", "sons", "daughters", "kids", "grandkids", "grandchildren", "brothers", "sisters",
     "cousins", "nieces", "nephews", "aunts", "uncles",
     "coworker", "co-worker", "colleague", "boss", "landlord", "housemate", "pastor",
+    # who fishes or works a boat with the patient ("deckhand travis called from the dock")
+    "deckhand", "crewmate", "shipmate",
     "great-grandson", "great-granddaughter", "great-grandmother", "great-grandfather", "great-grandchildren",
     # the short forms nursing notes write them in
     "dtr", "dau", "gdtr", "gdau", "sis", "bro", "stepdtr", "granddtr", "grandmom", "stepmom", "stepdad", "gf", "bf", "s/o",

@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from deid_core.recognizers.gazetteer import after_eponym_modifier, followed_by_eponym_trigger, in_eponym_pair
 from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, NAME_PARTICLES, Lexicon, default_lexicon, rule_list
 from deid_core.recognizers.pipeline import DetectConfig
-from deid_core.recognizers.rules.common_words import LANGUAGE_BEFORE, TRADES
+from deid_core.recognizers.rules.common_words import LANGUAGE_BEFORE, REGIMEN_TYPES, TRADES
 from deid_core.recognizers.rules.dates import in_score_or_count
 from deid_core.recognizers.rules.nearby import CLOCK_TIME
 from deid_core.recognizers.rules.tokens import CaseBlind
@@ -66,7 +66,8 @@ _AGE_MARKED = re.compile(r"[a-z]", re.I)
 _AGE_AFTER = re.compile(r"^[ \t]*(?:-?[ \t]*(?:y|yo|y/o|yrs?|years?)\b|[MFmf]\b)")
 # what, just before a number, makes it a duration, a count or a measure rather than an age
 _DURATION_BEFORE = re.compile(
-    r"(?:\bx|\bfor|\bof|\bover|\bpast|\blast|\bsince|\bwithin|\bin|\bafter|\bevery|\bq|education|school(?:ing)?|smoked?|pack|duration)[ \t:]*$",
+    r"(?:\bx|\bfor|\bof|\bover|\bpast|\blast|\bsince|\bwithin|\bin|\bafter|\bevery|\bq|education|school(?:ing)?|smoked?|pack|duration"
+    r"|\bmarried|\bsober|\btogether|\bwidowed)[ \t:]*$",
     re.I,
 )
 _DURATION_AFTER = re.compile(r"^[ \t]*(?:ago|prior|earlier|later|duration|of[ \t]+(?:marriage|school|education|sobriety|use))\b", re.I)
@@ -103,6 +104,9 @@ _KINDS_OF_PLACE = rule_list("place_cues", "not_place_words") - {"town", "city", 
 _CARE_HOME_KINDS = frozenset({"manor", "lodge", "villa", "villas", "terrace", "haven", "house", "home"})
 #: "67 YO M MENNONITE": a faith says who the patient is, never which person
 _DENOMINATIONS = rule_list("organizations", "denominations")
+#: what a road is made of or who keeps it, which names no road: "STUCK IN DRIFT ON GRAVEL RD"
+_ROAD_KINDS = frozenset({"gravel", "dirt", "paved", "unpaved", "icy", "back", "county", "logging", "farm", "ranch", "private", "rural", "forest", "service", "access", "two-lane"})
+_ROAD_WORDS = frozenset({"rd", "road", "roads", "hwy", "highway", "lane"})
 #: an animal's or a thing's blow or bite: what follows is what did it
 _STRUCK_BY = re.compile(r"\b(?:bit(?:ten)?|stung|kicked|gored|mauled|trampled|attacked|butted|stepped[ \t]+on|pinned)[ \t]+by[ \t]+(?:a[ \t]+|an[ \t]+|the[ \t]+)?$", re.I)
 _NAMES = frozenset({Category.PATIENT, Category.DOCTOR})
@@ -175,9 +179,21 @@ class PlausibilityCheck:
         return (
             bool(words)
             and words[-1] in _KINDS_OF_PLACE
-            and all(w in _KINDS_OF_PLACE or lex.frequency(w) >= COMMON_WORD_FREQ or lex.is_clinical(w) or lex.is_stop(w) for w in words)
+            and all(w in _KINDS_OF_PLACE or w in _DENOMINATIONS or lex.frequency(w) >= COMMON_WORD_FREQ or lex.is_clinical(w) or lex.is_stop(w) for w in words)
             and not any(lex.is_first(w) for w in words)
         )
+
+    def _trade_and_words(self, core: str) -> bool:
+        """A trade among clinical or frequent words only."""
+        words = [w.lower() for w in _TOKEN.findall(core)]
+        lex = self.lexicon
+        return any(w in TRADES for w in words) and all(w in TRADES or lex.is_clinical(w) or lex.is_common_word(w, strict=True) for w in words)
+
+    @staticmethod
+    def _unnamed_road(core: str) -> bool:
+        """"GRAVEL RD N", "icy county road": a road named only by what it is made of or who keeps it."""
+        words = [w.lower() for w in _TOKEN.findall(core) if not (len(w) == 1 and w.lower() in "nsew")]
+        return len(words) >= 2 and words[-1] in _ROAD_WORDS and all(w in _ROAD_KINDS for w in words[:-1])
 
     def plausible_at(self, text: str, span: Span) -> bool:
         """:meth:`plausible` for a span in its note: the words before it and the model's confidence count too."""
@@ -207,10 +223,17 @@ class PlausibilityCheck:
                 # "IN THE DEER CAMP TRAILER", "no signal at fish camp": where case says nothing, everyday words, none a
                 # given name ("HOPE LODGE", "WEST ALABAMA TIMBER") and no word of care
                 return False
+            ordered = [w.lower() for w in _TOKEN.findall(core)]
+            if ordered[-1:] and ordered[-1] in REGIMEN_TYPES and all(self.lexicon.is_common_word(w) for w in ordered) and CaseBlind(text).at(core, span.start):
+                return False  # "30 day insulin supply from pharmacy assistance program": a regimen of ordinary words
+        if span.category in _PLACES and CaseBlind(text).at(core, span.start) and self._trade_and_words(core):
+            return False  # "58 yo m commercial fisherman, stemi": where case says nothing, the patient's trade is no place
         if span.category in _PLACES and _STRUCK_BY.search(line_before):
             return False  # "bitten by eastern diamondback", "KICKED BY BLACK ANGUS": what struck the patient is no place
         if span.category is Category.LOCATION and self._kind_of_place(core) and CaseBlind(text).at(core, span.start):
             return False  # "hay mow in bank barn": where case says nothing, everyday words ending in a kind of place
+        if span.category is Category.LOCATION and self._unnamed_road(core):
+            return False
         if span.category is Category.AGE:
             if _DURATION_BEFORE.search(line_before) or _DURATION_AFTER.match(text[span.end : span.end + 30]):
                 return False

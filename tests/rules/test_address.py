@@ -300,3 +300,7 @@ def test_a_number_that_opens_a_staff_ratio_is_no_room(unit_finds):
 def test_a_parish_whose_is_the_patients_is_no_place(unit_finds):
     assert unit_finds("address", "FR GUIDRY FROM PT'S PARISH VISITED, PRAYED W/ PT.") == {}
     assert unit_finds("address", "LIVES IN ACADIA PARISH, ALONE.") == {"ACADIA PARISH": Category.LOCATION}
+
+
+def test_hours_after_a_treatment_before_a_scan_are_no_street(unit_finds):
+    assert unit_finds("address", "24H POST TNK CT: NO HEMORRHAGE. ASA 81 STARTED, STATIN.") == {}

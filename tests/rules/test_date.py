@@ -272,3 +272,10 @@ def test_a_fall_or_a_crash_before_a_month_and_day_dates_it(unit_finds):
 def test_a_month_that_is_no_word_after_a_word_of_time_is_a_date_in_any_case(unit_finds):
     found = unit_finds("date", "states pt was sober since july and relapsed. PLANS TO RETIRE IN AUGUST. SEEN BY JUNE RN.")
     assert found == {"july": Category.DATE, "AUGUST": Category.DATE}
+
+
+def test_a_limbs_strength_out_of_five_is_no_date(unit_finds):
+    assert unit_finds("date", "pt following commands w/ r side, l arm 2/5 leg 3/5. pt/ot recommend rehab.") == {}
+    assert unit_finds("date", "RUE 4/5, LLE 3/5 PER PT EVAL") == {}
+    assert unit_finds("date", "l leg swelling since 3/5, duplex neg.") == {"3/5": Category.DATE}
+    assert unit_finds("date", "LOBSTERMAN, R ARM CAUGHT IN HAULER 4/13. S/P I&D") == {"4/13": Category.DATE}

@@ -587,3 +587,38 @@ def test_a_regimen_named_by_ordinary_words_in_capitals_is_no_facility(unit_finds
     assert unit_finds("facility", "SW ENROLLED HER IN A MED ASSIST PROGRAM, WILL F/U AT THE CLINIC.") == {}
     found = unit_finds("facility", "STROKE ALERT XFER FROM BIG SPRINGS REGIONAL, TNK GIVEN 1412 THERE.")
     assert found == {"BIG SPRINGS REGIONAL": Category.HOSPITAL}
+
+
+def test_center_written_short_ends_a_facility_of_any_type(unit_finds):
+    found = unit_finds("facility", "71 YO M RANCHER FLOWN FIXED WING FROM GARFIELD CO HEALTH CTR W/ PERFORATED SIGMOID")
+    assert found == {"GARFIELD CO HEALTH CTR": Category.HOSPITAL}
+
+
+def test_a_deaconess_hospital_is_named_by_its_founder_or_alone(unit_finds):
+    assert unit_finds("facility", "FLOWN FROM FRANCES MAHON DEACONESS IN GLASGOW. EBL ~5L") == {"FRANCES MAHON DEACONESS": Category.HOSPITAL}
+    found = unit_finds("facility", "transferred from frances mahon deaconess in glasgow w/ pancreatitis." + LOWER_TAIL)
+    assert found == {"frances mahon deaconess": Category.HOSPITAL}
+    assert unit_finds("facility", "transferred from deaconess for cath." + LOWER_TAIL) == {"deaconess": Category.HOSPITAL}
+
+
+def test_a_holy_name_where_the_patient_was_or_goes_is_a_hospital(unit_finds):
+    found = unit_finds("facility", "declined over ~2 hr to gcs 7 at holy rosary. intubated, ct there showed r sdh." + LOWER_TAIL)
+    assert found == {"holy rosary": Category.HOSPITAL}
+    assert unit_finds("facility", "FLOWN TO HOLY CROSS FOR NSGY EVAL") == {"HOLY CROSS": Category.HOSPITAL}
+    assert unit_finds("facility", "wife brought holy water from church, pt from holy family parish." + LOWER_TAIL) == {}
+
+
+def test_a_behavioral_health_unit_written_short_after_a_word_english_never_writes_is_a_facility(unit_finds):
+    assert unit_finds("facility", "PSYCH BED SEARCH STARTED, BENEFIS BH FULL.") == {"BENEFIS": Category.HOSPITAL}
+    assert unit_finds("facility", "ADOL BH FULL, PEDS BH CONSULTED, INPT BH REFERRAL, ACUTE BH") == {}
+
+
+def test_a_shared_hospital_name_with_its_branch_town_is_a_facility(unit_finds):
+    found = unit_finds("facility", "TELESTROKE CONSULT, TNK GIVEN 1535 AT ADVENTIST TILLAMOOK, TRANSFERRED FOR MONITORING.")
+    assert found == {"ADVENTIST TILLAMOOK": Category.HOSPITAL}
+    assert unit_finds("facility", "MEMORIAL DAY WEEKEND. METHODIST CHURCH FRIDAY.") == {}
+
+
+def test_in_capitals_a_verb_or_clinical_short_forms_before_a_type_word_name_no_facility(unit_finds):
+    assert unit_finds("facility", "POOR PROGNOSIS DISCUSSED. FAMILY ELECTS ACUTE INPATIENT REHAB IF ACCEPTED, PEG NEXT WEEK.") == {}
+    assert unit_finds("facility", "PT UPDATED ON PLAN FOR HOME O2 EVAL AND PULM REHAB REFERRAL. POLST UPDATED") == {}

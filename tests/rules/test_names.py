@@ -1049,3 +1049,39 @@ def test_a_language_that_is_a_given_name_first_names_the_relative(detect):
 
 def test_a_word_a_hyphen_glues_to_a_number_is_no_name(detect):
     assert detect("YOUNG MALE S/P 4-WHEELER ROLLOVER IN A RICE FIELD, NO HELMET.") == {}
+
+
+def test_the_name_a_newborn_is_given_is_a_name_even_when_it_is_a_word(detect):
+    assert detect("BABY GIRL 34 WKS ON CPAP, THEY NAMED HER HOPE. PT CRYING") == {"HOPE": Category.PATIENT}
+    assert detect("they named her after her grandmother, pt tearful." + LOWER_TAIL) == {}
+
+
+def test_a_listed_name_after_an_article_is_a_word_where_case_says_nothing(detect):
+    assert detect("PT PINNED AGAINST A CORRAL GATE BY A BULL DURING BRANDING") == {}
+    assert detect("DTR CORRAL AT BS, UPDATED") == {"CORRAL": Category.PATIENT}
+
+
+def test_who_works_a_boat_with_the_patient_is_named_as_a_relative_is(detect):
+    found = detect("upset about the boat. deckhand travis called from the dock, pt gave verbal ok." + LOWER_TAIL)
+    assert found == {"travis": Category.PATIENT}
+    assert detect("STRONG COUGH. TEARFUL WHEN ASKING ABOUT CREWMATE, CHAPLAIN AT BEDSIDE.") == {}
+
+
+def test_a_word_before_an_object_pronoun_is_a_verb_where_case_says_nothing(detect):
+    assert detect("PINNED L LEG ~2 HRS BEFORE CREW FREED HIM. ARRIVED VIA ROTOR WING.") == {}
+    assert detect("FLIGHT CREW JAKOBSEN AT BS, REPORT GIVEN") == {"JAKOBSEN": Category.DOCTOR}
+
+
+def test_a_roles_office_or_team_names_no_one(detect):
+    assert detect("PT DOES NOT WANT INTUBATION OR CPR, POLST FROM PCP OFFICE BROUGHT IN - DNR") == {}
+
+
+def test_a_given_name_that_is_a_verb_before_for_or_that_is_the_verb(detect):
+    assert detect("bed alarm on. wife and son hope for transfer out of unit tomorrow." + LOWER_TAIL) == {}
+    assert detect("DAUGHTER HOPE AT BEDSIDE, UPDATED") == {"HOPE": Category.PATIENT}
+
+
+def test_common_words_a_hyphen_joins_after_a_relation_are_no_name(detect):
+    found = detect("teaching completed w/ pt and mother, teach-back on sick day rules, ketone strips." + LOWER_TAIL)
+    assert found == {}
+    assert detect("DTR MARY-KATE AT BEDSIDE") == {"MARY-KATE": Category.PATIENT}

@@ -389,3 +389,38 @@ def test_a_bayou_named_by_no_word_is_a_place(unit_finds):
     assert unit_finds("place_cue", "91 yo F from Bayou Teche Gardens NH, s/p unwitnessed fall.") == {}
     found = unit_finds("place_cue", "pt transferred to us from port alder clinic by boat at 0300." + LOWER_TAIL)
     assert found == {"port alder": Category.LOCATION}
+
+
+def test_the_town_a_hospital_stands_in_is_a_place_even_where_it_names_a_scale(unit_finds, detect):
+    found = detect("FLOWN FROM FRANCES MAHON DEACONESS IN GLASGOW. EBL ~5L")
+    assert found == {"FRANCES MAHON DEACONESS": Category.HOSPITAL, "GLASGOW": Category.LOCATION}
+    found = unit_finds("place_cue", "transferred from mercy hospital in glasgow w/ pancreatitis." + LOWER_TAIL)
+    assert found == {"glasgow": Category.LOCATION}
+    assert unit_finds("place_cue", "SEEN AT REGIONAL HOSPITAL IN JUNE FOR CP. GLASGOW 15.") == {}
+    assert unit_finds("place_cue", "LAST SEEN AT THE CLINIC IN TOWN.") == {}
+
+
+def test_a_place_after_a_thing_after_from_is_still_found(unit_finds):
+    found = unit_finds("place_cue", "16 yo m from farm north of havre, engulfed in wheat bin." + LOWER_TAIL)
+    assert found == {"havre": Category.LOCATION}
+
+
+def test_a_listed_town_of_two_words_ending_in_a_place_word_is_a_place_after_in(unit_finds):
+    found = unit_finds("place_cue", "thrown and stepped on at the rodeo in miles city sat afternoon." + LOWER_TAIL)
+    assert found == {"miles city": Category.LOCATION}
+    assert unit_finds("place_cue", "FAMILY IN MILES CITY, DRIVING UP") == {"MILES CITY": Category.LOCATION}
+    assert unit_finds("place_cue", "walked 2 miles in the city before the fall." + LOWER_TAIL) == {}
+    found = unit_finds("place_cue", "sd admit, tx from st. brigid's in laurel fork, ky. cellulitis." + LOWER_TAIL)
+    assert found == {"laurel fork, ky": Category.LOCATION}
+
+
+def test_the_and_a_word_after_a_bare_from_is_a_thing_even_where_a_town_is_so_called(unit_finds):
+    assert unit_finds("place_cue", "large family group from the colony (~14) in waiting rm." + LOWER_TAIL) == {}
+    assert unit_finds("place_cue", "pt from the dalles, flown in." + LOWER_TAIL) == {"the dalles": Category.LOCATION}
+    assert unit_finds("place_cue", "lives in the villages w/ wife." + LOWER_TAIL) == {"the villages": Category.LOCATION}
+
+
+def test_where_a_plane_or_a_helicopter_brought_the_patient_from_is_a_place(unit_finds):
+    found = unit_finds("place_cue", "adm to icu 2215 via fixed wing from jordan, 34 yo m ranch hand." + LOWER_TAIL)
+    assert found == {"jordan": Category.LOCATION}
+    assert unit_finds("place_cue", "arrived via fixed wing from outside hospital, intubated." + LOWER_TAIL) == {}

@@ -375,6 +375,8 @@ class LocationPatternRecognizer(RuleRecognizer):
         out: list[Span] = []
         for m in itertools.chain(_STREET.finditer(text), _PO_BOX.finditer(text), _GRID_STREET.finditer(text)):
             start, end = m.start(), m.end()
+            if m.re is _STREET and m.group("num")[-1:] in "hH":
+                continue  # "24H POST TNK CT: NO BLEED": hours after a treatment and a scan, no house number
             home_typed = m.re is _STREET and self._home_street_caseless(text, m)
             if m.re is _STREET and not (home_typed or self._street_ok(m)):
                 continue

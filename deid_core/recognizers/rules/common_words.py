@@ -27,6 +27,8 @@ FACILITY_TAILS = rule_list("shared", "facility_tails")
 TRADES = rule_list("names", "public_roles")
 #: the last words of a residence's name: "lives at quarry hill", "Bayou Teche Gardens"
 RESIDENCE_TAILS = rule_list("facilities", "residence_tails")
+#: the type words that name a regimen a patient is enrolled in, not a place ("MED ASSIST PROGRAM")
+REGIMEN_TYPES = frozenset({"program", "programs", "programme"})
 #: endings of drug names: "in Lasix" is no place, "my son paulo" but not "my son lisinopril"
 DRUG_SUFFIX = re.compile(
     r"(?:pine|pril|olol|alol|statin|sartan|mab|nib|azole|cillin|mycin|floxacin|oxetine|azepam|zolam|parin|gliptin|gliflozin|triptan"
@@ -35,7 +37,7 @@ DRUG_SUFFIX = re.compile(
 #: a title just before: what follows is a person, not a place or a facility
 TITLE_BEFORE_NAME = re.compile(r"\b(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof)\.?[ \t]+$", re.IGNORECASE)
 #: what a language follows: "prefers Kriolu", "SPEAKS TWI", "language: Tagalog" (names and the model's names)
-LANGUAGE_BEFORE = re.compile(r"\b(?:prefers|preferred|speaks|speaking|language|lang)[ \t]*:?[ \t]*$", re.IGNORECASE)
+LANGUAGE_BEFORE = re.compile(r"\b(?:prefers|preferred|speaks?|speaking|spoken|language|lang)[ \t]*:?[ \t]*$", re.IGNORECASE)
 
 #: irregular past tenses, and words in -ed that are no verb's past ("bed", "red", "shed")
 PAST_VERBS = rule_list("names", "past_verbs")

@@ -431,6 +431,7 @@ _MD_COURSE_DAY = re.compile(r"\bday[ \t]*#?[ \t]*$", _I)
 _MD_LINE_START_AFTER = re.compile(r"^[ \t]*(?::|-[ \t]|–|—|\))")
 #: the trap words of a ventilator, after which "on" leads a setting, not a day ("sbt this am on 5/5")
 _VENTILATOR_WORDS = frozenset({"peep", "ps", "psv", "cpap", "bipap", "ipap", "epap", "niv", "nippv", "avaps", "vent", "ventilator", "simv", "prvc", "sbt", "sbts", "srt"})
+_LIMB_BEFORE = re.compile(r"\b(?:arms?|legs?|lue|rue|lle|rle|bue|ble|grips?|grasps?|extremit(?:y|ies))[ \t:]*$", _I)
 _MD_TRAP_BEFORE = re.compile(
     r"\b(?P<word>bp|b/p|blood[ \t]+pressures?|pressures?|" + alternation(_VENTILATOR_WORDS) + r"|settings?|"
     r"ac|strength|motor|power|pain|scores?|scored|grades?|reflex(?:es)?|ratio|dose|doses|tabs?|tablets?|rated|scale|"
@@ -495,6 +496,8 @@ def in_score_or_count(text: str, start: int, end: int) -> bool:
         _CULTURE_AFTER.match(line_after(text, end)) or _CULTURE_BEFORE.search(clause[-12:])
     ):
         return True  # "BCX 2/2 GNR", "1/2 BCX GROWING GPC": bottles positive out of those drawn ("bcx 2/14" is a day)
+    if md and md.group(2) == "5" and _LIMB_BEFORE.search(clause):
+        return True  # "l arm 2/5 leg 3/5", "RUE 4/5": a limb's strength out of five ("R ARM CAUGHT IN HAULER 4/13" is a day)
     if md and _earlier_score_in_sentence(text, start, md.group(2)):
         return True  # "pain 4/10 at rest, 7/10 with cough": a second reading on the scale of the first
     before = clause[-24:]

@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable, Sequence
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.case import note_is_lower
-from deid_core.recognizers.gazetteer import STORE_NUMBER, GazetteerResources, branch_city_end, default_resources
+from deid_core.recognizers.gazetteer import RARE_TOWN_WORD_FREQ, STORE_NUMBER, GazetteerResources, branch_city_end, default_resources
 from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, VERY_COMMON_WORD_FREQ, Lexicon, alternation, rule_list, us_cities, us_counties, us_postal_towns
-from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FUNCTION_WORDS, PAST_VERBS, PLACE_TAILS, RESIDENCE_TAILS, TITLE_BEFORE_NAME
+from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FUNCTION_WORDS, PAST_VERBS, PLACE_TAILS, REGIMEN_TYPES, RESIDENCE_TAILS, TITLE_BEFORE_NAME
 from deid_core.recognizers.rules.tokens import caps_line_at
 from deid_core.spans import Category, Span
 
@@ -69,7 +69,9 @@ _FAC_TYPE = (
     r"|Ctr\.?|Regional(?![ \t]+(?-i:[A-Z][a-z]))"
     # a regional or general hospital and a critical access hospital written short: "FROM CORTLAND REG", "DELHI MERCY CAH"
     r"|CAH|Critical[ \t]+Access(?:[ \t]+Hosp(?:ital)?)?|(?:Reg|Gen)\.?" + _SHORT_TYPE_NOT_BEFORE
-)
+    # a deaconess hospital called by its founder or town alone: "FRANCES MAHON DEACONESS"
+    + r"|Deaconess"
+).replace("Cent(?:er|re)", r"(?:Cent(?:er|re)|Ctr\b\.?)")  # center written short in every type: "GARFIELD CO HEALTH CTR"
 _FAC_NAME_TOKEN = r"(?:St\.|Ste\.|Mt\.|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’&-]*\.?)"
 _FACILITY = re.compile(
     rf"(?P<name>(?:{_FAC_NAME_TOKEN}[ \t]+(?:(?:of|the|and|&|de|for)[ \t]+){{0,2}}){{1,6}})(?P<type>(?i:{_FAC_TYPE}))(?![\w])"
@@ -83,8 +85,6 @@ _NOT_A_NAME_AFTER = re.compile(
 _WEAK_FAC_TYPES = rule_list("facilities", "weak_types")
 #: a verb that calls a service, before its name: "page general surgery", "consult plastic surgery"
 _CONTACT_VERBS = frozenset({"page", "paged", "call", "called", "consult", "consulted", "notify", "notified"})
-#: the weak types that name a regimen a patient is enrolled in, not a place ("MED ASSIST PROGRAM")
-_REGIMEN_TYPES = frozenset({"program", "programs", "programme"})
 _ADJECTIVE_END = re.compile(r"(?:ic|al|ive|ary|ous|ical|ian)$")
 #: "Ottawa Hospital - General Campus", "Lakeshore Kidney Center - Unit 2": a site of the facility
 _CAMPUS = re.compile(
@@ -134,6 +134,8 @@ _CAPS_PLACE_GENERAL = re.compile(
 _TOWN_ER = re.compile(
     r"\b(?i:from|at|to|in)[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]{3,})[ \t]+(?i:er|ed|e\.r\.|emergency[ \t]+(?:room|dept|department))(?![\w/-])"
 )
+#: "BENEFIS BH FULL": a behavioral health unit, short, after its system's name
+_BEHAVIORAL_UNIT = re.compile(r"\b(?P<name>[A-Za-z][A-Za-z'’-]{4,})[ \t]+(?i:bhu?)(?![\w/-])")
 #: "St. Brendan's", "ST COLUMBA REGIONAL", "Saint Luke's Health": a saint's name that a facility bears
 _SAINT_FACILITY = re.compile(
     r"(?<![\w.-])(?:St|ST|Saint|SAINT|Ste)\.?[ \t]+(?P<name>[A-Z][A-Za-z]{2,}(?:['’][sS])?)"
@@ -151,6 +153,13 @@ _OUR_LADY = re.compile(
     r"(?<![\w-])(?i:our[ \t]+lady[ \t]+of(?:[ \t]+the)?[ \t]+[A-Za-z][\w'’-]+"
     r"(?:[ \t]+(?:regional|general|memorial|medical[ \t]+cent(?:er|re)|hospital|health(?:[ \t]+system)?|infirmary|clinic))?)(?![\w-])"
     r"(?![ \t]+(?i:church|parish|school|academy|chapel|cathedral|shrine|college|university))"
+)
+#: "gcs 7 at holy rosary", "FLOWN TO HOLY CROSS": where the patient was or goes, a holy name is a hospital's (not
+#: "holy water", nor a church: "from holy family parish")
+_HOLY = re.compile(
+    r"(?<![\w-])(?i:(?:from|at|to|via)[ \t]+)(?P<name>(?i:holy[ \t]+(?!(?:communion|water|oils?|bible|scriptures?|week|day|days|land|ghost|cow|grail)\b)[a-z]{4,}"
+    r"(?:[ \t]+(?:regional|general|memorial|medical[ \t]+cent(?:er|re)|hospital|health(?:[ \t]+system)?|clinic))?))(?![\w-])"
+    r"(?![ \t]+(?i:church|parish|school|academy|chapel|cathedral|shrine|college|university|catholic))"
 )
 #: "St. John's wort", "St. Patrick's Day", "St. Vitus dance": what follows shows the saint names no facility
 _NOT_SAINT_FACILITY_AFTER = re.compile(r"[ \t]+(?i:wort|day|dance|fire|eve)\b")
@@ -170,10 +179,10 @@ _CARE_HOME = re.compile(
 _LOWER_FACILITY = re.compile(
     r"(?:\b(?:at|from|to|in|via|agency|by)|@)[ \t]*(?P<name>(?P<head>(?!(?:from|into|onto|with|over)\b)[a-z][a-z-]{2,})(?:[ \t]+(?P<second>[a-z][a-z-]{2,})"
     # "from upper connecticut valley hospital": a third word only before a hospital's own type word
-    r"(?:[ \t]+(?P<third>[a-z][a-z-]{2,})(?=[ \t]+(?:hosp(?:ital)?|medical[ \t]+(?:center|ctr)|regional|memorial)\b))??)??"
+    r"(?:[ \t]+(?P<third>[a-z][a-z-]{2,})(?=[ \t]+(?:hosp(?:ital)?|medical[ \t]+(?:center|ctr)|regional|memorial|deaconess)\b))??)??"
     r"(?:[ \t]+(?:community|memorial|regional|general|county|co\.?|university))?"
     r"[ \t]+(?:(?:acute[ \t]+)?rehab(?:ilitation)?(?:[ \t]+(?:center|hosp(?:ital)?))?|dialysis(?:[ \t]+(?:center|unit))?|hosp(?:ital)?"
-    r"|medical(?:[ \t]+(?:center|ctr))?|family[ \t]+practice|recovery(?:[ \t]+(?:center|clinic))?|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center|(?:and|&)[ \t]+rehab)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial(?![ \t]+(?:service|services|day|fund))|regional|hospice|f?qhc|chc|(?:va[ \t]+)?clc"
+    r"|medical(?:[ \t]+(?:center|ctr))?|family[ \t]+practice|recovery(?:[ \t]+(?:center|clinic))?|med[ \t]+ctr|nursing[ \t]+(?:home|facility|center|(?:and|&)[ \t]+rehab)|snf|clinic|health[ \t]+center|urgent[ \t]+care|general|memorial(?![ \t]+(?:service|services|day|fund))|deaconess|regional|hospice|f?qhc|chc|(?:va[ \t]+)?clc"
     # the care a patient lives in or returns to between stays, typed in lower case as its title-case type words are
     r"|kidney[ \t]+(?:center|care)|behavioral[ \t]+health(?:[ \t]+(?:center|hospital))?|group[ \t]+home|home[ \t]+(?:care|health)|visiting[ \t]+nurses?"
     r"|care[ \t]+center|infusion[ \t]+(?:center|services|partners)|(?:residential[ \t]+)?treatment[ \t]+center|shelter"
@@ -199,13 +208,17 @@ _SERVICE_ENDING = re.compile(r"(?:ology|icu|surg(?:ery)?|onc|trauma)$")
 #: "transferred from good sam", "FLOWN TO CHILDREN'S", "FROM MERCY SOUTH ED": a name many hospitals share, after
 #: a transfer or arrival cue, with a campus direction and an emergency room or type word after it
 _HOSPITAL_STEMS = rule_list("facilities", "hospital_stems")
+#: the shared names as one alternation, a space matching any run of blanks and the apostrophe optional
+_STEM_WORDS = alternation(_HOSPITAL_STEMS).replace("\\ ", "[ \\t]+").replace("'", "['’]?")
+#: "TNK GIVEN AT ADVENTIST TILLAMOOK", "providence seaside": a shared name with the town of its branch after it
+_STEM_THEN_TOWN = re.compile(r"(?<![\w-])(?P<name>" + _STEM_WORDS + r")(?=[ \t])", re.I)
 _STEM_AFTER_CUE = re.compile(
     r"\b(?:" + _MOVED +
     r"|sent(?:[ \t]+(?:over|back))?|came(?:[ \t]+(?:in|over))?|flown|flew|flight|airlifted|life-?flighted|transported|went|back"
     # where an earlier stay was: "last admit at good sam", "hospitalized at presby"
     r"|admit|admission|stay(?:ed)?|hospitali[sz](?:ed|ation)|seen|treated|delivered|born)"
     r"[ \t]+(?:to|at|from)[ \t]+(?:the[ \t]+)?"
-    r"(?P<name>(?:" + alternation(_HOSPITAL_STEMS).replace("\\ ", "[ \\t]+").replace("'", "['’]?") + r")"
+    r"(?P<name>(?:" + _STEM_WORDS + r")"
     r"(?:[ \t]+(?:north|south|east|west|downtown))?(?:[ \t]+(?:ed|er|hospital|hosp|medical[ \t]+cent(?:er|re)))?"
     # a hospital run with its care home: "memorial hospital and manor"
     r"(?:[ \t]+(?:and|&)[ \t]+(?:manor|nursing[ \t]+(?:home|center)|clinics?|rehab|home))?)(?![\w'’-])"
@@ -465,6 +478,11 @@ def _caps_verb(lex: Lexicon, low: str) -> bool:
     )
 
 
+def _ordinary_or_its_s(lex: Lexicon, word: str) -> bool:
+    """A frequent word, or one with an ``s`` after it ("ELECTS", "RUNS")."""
+    return lex.is_common_word(word, strict=True) or (word.endswith("s") and not word.endswith("ss") and lex.is_common_word(word[:-1], strict=True))
+
+
 def _caps_gerund(word: str) -> bool:
     """In capitals, a verb in -ing is what someone does, and a facility's name starts after it."""
     return word.isupper() and word.lower() in _ACTION_GERUNDS
@@ -541,16 +559,16 @@ class FacilityRecognizer(RuleRecognizer):
             if any(w in _NEARNESS for w in remaining):
                 continue  # "STAYING AT MOTEL NEAR HOSP.": where something lies beside the facility, not its name
             if caps_line_at(text, m.start()) and (
-                all(w in _JOINERS or (lex.is_common_word(w, strict=True) and not lex.is_name(w)) for w in remaining)
+                all(w in _JOINERS or (_ordinary_or_its_s(lex, w) and not lex.is_name(w)) for w in remaining)
                 or (lex.is_clinical(type_words[-1]) and all(len(w) <= 3 for w in remaining))
                 or (
                     any(lex.is_clinical(w) for w in remaining)
-                    and all(w in _JOINERS or lex.is_common_word(w, strict=True) for w in remaining)
+                    and all(w in _JOINERS or lex.is_common_word(w, strict=True) or (lex.is_clinical(w) and len(w) <= 4) for w in remaining)
                 )
             ):
-                # "CASE MANAGEMENT FOR REHAB", "HR 90'S ST. GI: ...", "SPINAL CORD REHAB", "BURN SW AND PSYCHIATRY":
-                # in capitals, ordinary words, or clinical words among ordinary ones, before a type word are no
-                # facility's name
+                # "CASE MANAGEMENT FOR REHAB", "HR 90'S ST. GI: ...", "SPINAL CORD REHAB", "BURN SW AND PSYCHIATRY",
+                # "FAMILY ELECTS ACUTE INPATIENT REHAB", "HOME O2 EVAL AND PULM REHAB": in capitals, ordinary words, or
+                # clinical words and short forms among ordinary ones, before a type word are no facility's name
                 continue
             if (
                 re.fullmatch(r"lab(?:s|oratory)?", m.group("type"), _I)
@@ -567,7 +585,7 @@ class FacilityRecognizer(RuleRecognizer):
                 if all(_ADJECTIVE_END.search(w) or w in _GENERIC_FACILITY_WORDS or lex.is_clinical(w) for w in proper) or (
                     len(proper) < 2 and lex.is_common_word(proper[0], strict=True)
                 ) or (
-                    m.group("type").split()[-1].lower() in _REGIMEN_TYPES
+                    m.group("type").split()[-1].lower() in REGIMEN_TYPES
                     and caps_line_at(text, m.start())
                     and all(lex.is_common_word(w, strict=True) for w in proper)
                 ):
@@ -634,8 +652,14 @@ class FacilityRecognizer(RuleRecognizer):
             word = m.group("name").lower()
             if not (_plain_word(lex, word) or lex.is_common_word(word, strict=True)):
                 out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/town_er"))
+        for m in _BEHAVIORAL_UNIT.finditer(text):
+            word = m.group("name").lower()
+            if not (_plain_word(lex, word) or lex.is_common_word(word) or lex.frequency(word) >= RARE_TOWN_WORD_FREQ):
+                out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/behavioral_unit"))
         for m in _OUR_LADY.finditer(text):
             out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.75, "facility/our_lady"))
+        for m in _HOLY.finditer(text):
+            out.append(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.75, "facility/holy"))
         for m in _PLACED_SAINT.finditer(text):
             word = m.group("name").lower()
             if not (word in FUNCTION_WORDS or lex.is_stop(word) or lex.is_clinical(word) or _NOT_SAINT_FACILITY_AFTER.match(text, m.end("name"))):
@@ -694,6 +718,11 @@ class FacilityRecognizer(RuleRecognizer):
         out.extend(self._named_after_type(text))
         out.extend(self._rare_destinations(text))
         out.extend(Span(m.start("name"), m.end("name"), Category.HOSPITAL, 0.7, "facility/shared_name") for m in _STEM_AFTER_CUE.finditer(text))
+        for m in _STEM_THEN_TOWN.finditer(text):
+            written = m.group("name")
+            end = branch_city_end(text, m.end(), lex, caps=written.isupper(), lower=written.islower())
+            if end > m.end():
+                out.append(Span(m.start(), end, Category.HOSPITAL, 0.7, "facility/shared_name"))
         out.extend(self._acronyms(text))
         out.extend(self._rescue_services(text))
         out.extend(self._flown_by(text))

@@ -87,6 +87,11 @@ _PLACE_PREPOSITIONS = frozenset({"in", "near", "past", "outside"})
 _HOSPITAL_CLERGY = re.compile(r"\b(?:chaplain|chaplaincy|pastoral[ \t]+care|spiritual[ \t]+care)\b", re.I)
 #: before a lone lower-case word, what makes it a noun: "the marina", "a glass of sherry"
 _NOUN_BEFORE = _DETERMINERS | {"of", "some", "any", "no"}
+_ARTICLES = frozenset({"a", "an", "the"})
+#: what a role's word makes a thing of when it follows: "PCP OFFICE", "ortho team", "cards notes"
+_ROLE_COMPOUNDS = frozenset({"office", "offices", "team", "group", "practice", "notes", "note", "visit", "appt", "orders", "records", "staff", "coverage"})
+#: object pronouns: a word right before one is a verb ("BEFORE CREW FREED HIM")
+_OBJECT_PRONOUNS = frozenset({"him", "them", "me", "us"})
 _NO_VERB_AFTER_MODAL = frozenset({"in", "at", "here", "there", "aware", "present", "and", "is", "was", "has", "on", "from"})
 _DOCTOR_TITLE_SET = frozenset(t.lower() for t in DOCTOR_TITLES)
 _CREDENTIAL_SET = frozenset(c.replace(".", "") for c in CREDENTIALS) | frozenset(CREDENTIALS)
@@ -204,7 +209,9 @@ _PATIENT_INLINE = re.compile(
 #: 'keeps asking for "walt"' (a quoted word only)
 _NICKNAME_VERBS = (
     r"goes[ \t]+by|nicknamed|call(?:s|ed)?[ \t]+(?:himself|herself|themselves|themself)"
-    r"|(?:his|her|their)[ \t]+(?:first[ \t]+|real[ \t]+|legal[ \t]+)?name[ \t]+is"
+    r"|(?:his|her|their|(?:the[ \t]+)?baby['’]?s)[ \t]+(?:first[ \t]+|real[ \t]+|legal[ \t]+)?name[ \t]+is"
+    # a newborn's name: "THEY NAMED HER HOPE", "named the baby will"
+    r"|named[ \t]+(?:him|her|them|(?:the[ \t]+)?baby)"
 )
 _NAMING = re.compile(
     # "named": a verb that says what the person is called, not what they ask or look for
@@ -670,6 +677,11 @@ class NameRecognizer(RuleRecognizer):
         """A listed given name that English does not use as a word (Marcus, not Will)."""
         return tok.text.isalpha() and self.lexicon.is_first(tok.lower) and not self.lexicon.is_common_word(tok.lower)
 
+    def _common_compound(self, word: str) -> bool:
+        """Words joined by hyphens, each a common word and none a name that is no word ("teach-back", "follow-up")."""
+        parts = word.split("-")
+        return len(parts) > 1 and all(p and self.lexicon.is_common_word(p) and not self.lexicon.is_strong_name(p) for p in parts)
+
     def _verb_reading(self, tokens: Sequence[Token], k: int) -> bool:
         """A given name that is also a verb, followed by a particle, is the verb ("rose to leave")."""
         return tokens[k].lower in _VERB_NAMES and k + 1 < len(tokens) and tokens[k + 1].lower in _VERB_PARTICLES
@@ -712,6 +724,8 @@ class NameRecognizer(RuleRecognizer):
             return None
         if self._verb_reading(tokens, i) or tokens[i].lower in _RANKS_LOWER or tokens[i].lower in PAST_VERBS:
             return None  # "HO MADE AWARE": a past tense after the role is what was done
+        if tokens[i].lower in _ROLE_COMPOUNDS:
+            return None  # "POLST FROM PCP OFFICE BROUGHT IN": the role's office or team, no one's name
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         if nxt and self._gap(text, tokens[i], nxt) == " " and (nxt.lower in _RELATION_SET or (_DOCTOR_ROLE_WORD.fullmatch(nxt.text) and not _is_credential(nxt))):
             # "updated by foster parent", "by charge nurse": a word that qualifies a role; after a comma the
@@ -1059,6 +1073,11 @@ class NameRecognizer(RuleRecognizer):
                 return
             if rule == "relation" and run[0] == run[1] and self._verb_reading(tokens, run[1]):
                 return  # "wife rose to leave", "daughter sang to her"
+            after = tokens[run[1] + 1].lower if run[1] + 1 < len(tokens) else ""
+            if tokens[run[0]].caseless and (after in _OBJECT_PRONOUNS or any(t.lower in _OBJECT_PRONOUNS for t in tokens[run[0] + 1 : run[1] + 1])):
+                return  # "BEFORE CREW FREED HIM": where case says nothing, a word before "him" is a verb
+            if run[0] == run[1] and "-" in tokens[run[0]].text and self._common_compound(tokens[run[0]].lower):
+                return  # "w/ pt and mother, teach-back on sick day rules": two words a hyphen joins
             cand = self._span(text, tokens, run, category, score, rule)
             if rule == "relation":
                 both = _AND_NEXT.match(text, cand.end)
@@ -1829,6 +1848,8 @@ class NameRecognizer(RuleRecognizer):
                 continue
             if caseless and lex.is_plural_of_word(tok.lower):
                 continue  # "off winters", "CHECKS ON COWS, FIXES FENCES": where case says nothing, a plural or a verb
+            if caseless and k > 0 and tokens[k - 1].lower in _ARTICLES:
+                continue  # "PINNED AGAINST A CORRAL GATE": where case says nothing, a name after an article is a word
             out.append(self._candidate(text, tokens, k, k, 0.5))
         return out
 

@@ -23,6 +23,9 @@ from deid_core.spans import Category, Span
 #: a dwelling, after which "in" may say where it is: "lost his apartment in berlin"
 _DWELLING_WORDS = r"(?:apartment|apt|trailer|condo|cabin|camp|farm|house)"
 _DWELLING = re.compile(r"\b" + _DWELLING_WORDS + r"\b", re.I)
+#: an aircraft that brought the patient in, before where from
+_CARRIED = r"(?:fixed[ \t-]?wing|rotor(?:[ \t-]?wing)?|helicopter|life[ \t-]?flight|medevac|air[ \t]+ambulance)"
+_CARRIED_FROM = re.compile(_CARRIED, re.I)
 _CUE_VERBS = (
     r"\b(?:lives|living|live|resides|residing|reside|mov(?:ed|ing)(?:[ \t]+here)?|relocat(?:ed|ing)(?:[ \t]+here)?|born|raised|grew[ \t]+up"
     r"|(?:at|from)[ \t]+home|resident[ \t]+of|returned[ \t]+(?:home[ \t]+)?(?:to|from)|transferred[ \t]+from"
@@ -34,6 +37,8 @@ _CUE_VERBS = (
     # the way home: "DRIVING BACK TO PRICE TONIGHT"
     r"|(?:drove|driving|drives|drive|flew|flying|flies|flown)(?:[ \t]+(?:up|down|in|over|back))?(?=[ \t]+from\b)"
     r"|(?:drove|driving|drives|drive|flew|flying|flies|fly|flown|headed|heading|going|goes|went)[ \t]+(?:back|home)(?=[ \t]+to\b)"
+    # how the patient was carried in: "via fixed wing from jordan", "ROTOR FROM CIRCLE"
+    r"|" + _CARRIED + r"(?=[ \t]+from\b)"
     # how far away: "ranch ~40 mi from colter", "LIVES 2 HRS NORTH OF BRANTLEY"
     r"|\d+[ \t]*(?:mi|miles?|km|hrs?|hours?)(?:[ \t]+(?:away|north|south|east|west))?(?=[ \t]+(?:from|of)\b)"
     # the patient's age and sex, then where they are from: "58 yo man from marrowfield", "34M FROM DEXTERVILLE"
@@ -178,6 +183,13 @@ _PLACE_AFTER_BARE_CASELESS = re.compile(
 _PLACE_AFTER_COMMON_PREPOSITION = re.compile(
     r"(?<![\w-])(?:in|on|off|at|to)[ \t]+(?P<place>[a-z][a-z'’-]{2,})(?=(?:[ \t]+(?P<after>[a-z'’-]+(?:/[a-z]?)?))?)", re.I
 )
+#: a hospital's type word, then the town it stands in: "FLOWN FROM FRANCES MAHON DEACONESS IN GLASGOW"; there a
+#: listed town is the town even where it names a coma scale
+_FACILITY_IN_TOWN = re.compile(
+    r"\b(?:hosp(?:ital)?|medical[ \t]+(?:center|ctr)|med[ \t]+ctr|deaconess|memorial|regional|clinic|cah|health[ \t]+(?:center|ctr))"
+    r"[ \t]+in[ \t]+(?P<place>[a-z][a-z'’-]{2,})(?:[ \t]+(?P<after>[a-z][a-z'’-]{2,}))?",
+    re.I,
+)
 #: a preposition written short after a town: "IN BONIFAY W/ UROSEPSIS"
 _SHORT_PREPOSITIONS = frozenset({"w/", "w/o", "s/p", "c/o", "h/o", "d/t"})
 
@@ -185,6 +197,14 @@ _SHORT_PREPOSITIONS = frozenset({"w/", "w/o", "s/p", "c/o", "h/o", "d/t"})
 #: "a retired teacher from Wapakoneta", "died in Tuscarora": a town no list holds, after a bare preposition;
 #: it must end the phrase (a capitalised word after it makes a facility: "from Brookhaven Memorial")
 _PLACE_BARE = re.compile(r"(?<![\w-])(?P<verb>[A-Za-z]+[ \t]+)?(?:from|in|outside(?:[ \t]+of)?)[ \t]+(?P<place>[A-Z][a-z]{3,}(?:-[A-Z][a-z]+)?)(?=[ \t]*(?:[,.;:)(\n]|$|[ \t]+[a-z(]))")
+
+
+def _from_each_place(pattern: re.Pattern[str], text: str) -> Iterable[re.Match[str]]:
+    """Each match, the next searched from where this one's place began: "from farm north of havre" holds two."""
+    at = 0
+    while m := pattern.search(text, at):
+        yield m
+        at = m.start("place")
 
 
 _STATE_NAMES = frozenset(name.lower() for name in STATES)
@@ -279,6 +299,8 @@ class PlaceCueRecognizer(RuleRecognizer):
                 homeward = _HOMEWARD.search(m.group(0))
                 if not end and homeward and self._homeward_town(m.group("place").split()[0].lower(), homeward.group(1), text, m.start("place")):
                     end = m.start("place") + len(m.group("place").split()[0])
+                if end and _CARRIED_FROM.match(text, m.start()) and _FACILITY_WORD_AFTER.match(text, end):
+                    end = None  # "via helicopter from juniper springs critical access": the facility rules name it
                 if end:
                     out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/caseless"))
                     cued.add(m.start("place"))
@@ -294,7 +316,7 @@ class PlaceCueRecognizer(RuleRecognizer):
                     rule = _RULE_OF.get(m.re, "relative_from")
                     out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, f"place_cue/{rule}"))
                     cued.add(m.start("place"))
-        for m in itertools.chain(_PLACE_AFTER_BARE_CASELESS.finditer(text), self._after_relative(text, _IN_PLACE, _RELATIVE_BEFORE_IN, _RELATIVE_IN_REACH)):
+        for m in itertools.chain(_from_each_place(_PLACE_AFTER_BARE_CASELESS, text), self._after_relative(text, _IN_PLACE, _RELATIVE_BEFORE_IN, _RELATIVE_IN_REACH)):
             if _FACILITY_WORD_AFTER.match(text, m.end()):
                 continue  # "FROM HOLLIS CREEK REGIONAL": the place names a facility
             if m.start("place") not in cued and case_says_nothing(m.group("place"), m.start("place")):
@@ -318,8 +340,17 @@ class PlaceCueRecognizer(RuleRecognizer):
                 # reads as a verb: "on snowmachine crossing river")
                 out.append(Span(m.start("place"), m.end("after"), Category.LOCATION, 0.6, "place_cue/rare_town"))
                 cued.add(m.start("place"))
+            elif len(words) == 2 and words[1] in PLACE_TAILS and self._listed_town(" ".join(words)) and self._town_word(words[0], listed_ok=True):
+                # "at the rodeo in miles city": a listed town of two words whose last is a place's
+                out.append(Span(m.start("place"), state_after(text, m.end("after")), Category.LOCATION, 0.6, "place_cue/listed_town"))
+                cued.add(m.start("place"))
             elif self._town_word(words[0]) and self._rare_postal_town(words):
                 out.append(Span(m.start("place"), m.end("place"), Category.LOCATION, 0.6, "place_cue/rare_town"))
+                cued.add(m.start("place"))
+        for m in _FACILITY_IN_TOWN.finditer(text):
+            end = self._facility_town_end(m)
+            if end and m.start("place") not in cued:
+                out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/facility_town"))
                 cued.add(m.start("place"))
         for m in _FAMILY_PROPERTY.finditer(text):
             if m.start("name") not in cued and self._family_name(m.group("name")) and case_says_nothing(m.group(0), m.start()):
@@ -357,6 +388,19 @@ class PlaceCueRecognizer(RuleRecognizer):
                 out.append(Span(m.start(), m.end(), Category.LOCATION, 0.6, "place_cue/feature"))
         return out
 
+    def _facility_town_end(self, m: re.Match[str]) -> int | None:
+        """Where the town after a hospital's "in" ends: a listed town of two words, or of one that is no function, time,
+        dwelling or ordinary word (an eponym may be a town: "glasgow"; "hospital in june", "clinic in town" are none)."""
+        lex = self.resources.lexicon
+        first, after = m.group("place").lower(), (m.group("after") or "").lower()
+        if after and self._listed_town(f"{first} {after}") and (after in PLACE_TAILS or not lex.is_common_word(after)):
+            return m.end("after")
+        if first in FUNCTION_WORDS or first in _TIME_WORDS or first in _NOT_PLACE_WORDS or lex.is_common_word(first, strict=True):
+            return None
+        if lex.is_clinical(first) and not lex.is_eponym(first):
+            return None
+        return m.end("place") if self._listed_town(first) else None
+
     def _describes_water(self, word: str) -> bool:
         """A word that says what kind of water, whose or where, not which: "the frozen lake", "his own creek"."""
         lex = self.resources.lexicon
@@ -381,6 +425,8 @@ class PlaceCueRecognizer(RuleRecognizer):
         with_state = abbr.upper() in STATE_ABBRS and not transfer_not_state(m.string, abbr, m.end("state"))
         two = len(words) == 2
         joined = " ".join(words)
+        if strong_only and two and words[0] == "the" and not with_state and self.resources.lexicon.is_common_word(words[1]):
+            return None  # "family group from the colony": after a bare preposition, "the" and a word is a thing, listed or not
         if two and (joined in _STATE_NAMES or (self._listed_town(joined) and self._town_word(words[1], listed_ok=True))):
             end = m.end("place")  # "new hampshire", "new bedford"
         elif two and words[0] in _PLACE_LEADS and self._town_word(words[1]):
