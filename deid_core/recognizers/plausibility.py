@@ -223,8 +223,8 @@ class PlausibilityCheck:
                 # "IN THE DEER CAMP TRAILER", "no signal at fish camp": where case says nothing, everyday words, none a
                 # given name ("HOPE LODGE", "WEST ALABAMA TIMBER") and no word of care
                 return False
-            ordered = [w.lower() for w in _TOKEN.findall(core)]
-            if ordered[-1:] and ordered[-1] in REGIMEN_TYPES and all(self.lexicon.is_common_word(w) for w in ordered) and CaseBlind(text).at(core, span.start):
+            named = [w.lower() for w in _TOKEN.findall(core)]
+            if named[-1:] and named[-1] in REGIMEN_TYPES and all(self.lexicon.is_common_word(w) for w in named) and CaseBlind(text).at(core, span.start):
                 return False  # "30 day insulin supply from pharmacy assistance program": a regimen of ordinary words
         if span.category in _PLACES and CaseBlind(text).at(core, span.start) and self._trade_and_words(core):
             return False  # "58 yo m commercial fisherman, stemi": where case says nothing, the patient's trade is no place
@@ -233,7 +233,7 @@ class PlausibilityCheck:
         if span.category is Category.LOCATION and self._kind_of_place(core) and CaseBlind(text).at(core, span.start):
             return False  # "hay mow in bank barn": where case says nothing, everyday words ending in a kind of place
         if span.category is Category.LOCATION and self._unnamed_road(core):
-            return False
+            return False  # "STUCK IN DRIFT ON GRAVEL RD N OF ROUNDUP": a road's surface names no road
         if span.category is Category.AGE:
             if _DURATION_BEFORE.search(line_before) or _DURATION_AFTER.match(text[span.end : span.end + 30]):
                 return False

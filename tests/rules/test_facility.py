@@ -622,3 +622,5 @@ def test_a_shared_hospital_name_with_its_branch_town_is_a_facility(unit_finds):
 def test_in_capitals_a_verb_or_clinical_short_forms_before_a_type_word_name_no_facility(unit_finds):
     assert unit_finds("facility", "POOR PROGNOSIS DISCUSSED. FAMILY ELECTS ACUTE INPATIENT REHAB IF ACCEPTED, PEG NEXT WEEK.") == {}
     assert unit_finds("facility", "PT UPDATED ON PLAN FOR HOME O2 EVAL AND PULM REHAB REFERRAL. POLST UPDATED") == {}
+    found = unit_finds("facility", "PT WANTS INFO FAXED TO PCP AT PLAINS MEDICAL CLINIC, FAX 620-555-0166.")
+    assert found == {"PLAINS MEDICAL CLINIC": Category.HOSPITAL}

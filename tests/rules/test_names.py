@@ -1081,7 +1081,8 @@ def test_a_given_name_that_is_a_verb_before_for_or_that_is_the_verb(detect):
     assert detect("DAUGHTER HOPE AT BEDSIDE, UPDATED") == {"HOPE": Category.PATIENT}
 
 
-def test_common_words_a_hyphen_joins_after_a_relation_are_no_name(detect):
+def test_a_verb_and_its_particle_a_hyphen_joins_after_a_relation_are_no_name(detect):
     found = detect("teaching completed w/ pt and mother, teach-back on sick day rules, ketone strips." + LOWER_TAIL)
     assert found == {}
     assert detect("DTR MARY-KATE AT BEDSIDE") == {"MARY-KATE": Category.PATIENT}
+    assert detect("NPO AFTER MN. WIFE YOUNG-SOON AT BEDSIDE, KOREAN INTERPRETER VIA IPAD") == {"YOUNG-SOON": Category.PATIENT}

@@ -479,8 +479,10 @@ def _caps_verb(lex: Lexicon, low: str) -> bool:
 
 
 def _ordinary_or_its_s(lex: Lexicon, word: str) -> bool:
-    """A frequent word, or one with an ``s`` after it ("ELECTS", "RUNS")."""
-    return lex.is_common_word(word, strict=True) or (word.endswith("s") and not word.endswith("ss") and lex.is_common_word(word[:-1], strict=True))
+    """A frequent word, or one with an ``s`` after it that is no place's last word and no name ("ELECTS"; not "PLAINS")."""
+    if lex.is_common_word(word, strict=True):
+        return True
+    return word.endswith("s") and not word.endswith("ss") and word not in PLACE_TAILS and not lex.is_name(word) and lex.is_common_word(word[:-1], strict=True)
 
 
 def _caps_gerund(word: str) -> bool:

@@ -87,7 +87,10 @@ _PLACE_PREPOSITIONS = frozenset({"in", "near", "past", "outside"})
 _HOSPITAL_CLERGY = re.compile(r"\b(?:chaplain|chaplaincy|pastoral[ \t]+care|spiritual[ \t]+care)\b", re.I)
 #: before a lone lower-case word, what makes it a noun: "the marina", "a glass of sherry"
 _NOUN_BEFORE = _DETERMINERS | {"of", "some", "any", "no"}
+#: where case says nothing, a listed name after one of these is a word ("A CORRAL GATE")
 _ARTICLES = frozenset({"a", "an", "the"})
+#: the particles that end a noun made of a verb ("teach-back", "follow-up", "sign-out")
+_COMPOUND_PARTICLES = frozenset({"back", "up", "in", "out", "off", "over", "down", "through"})
 #: what a role's word makes a thing of when it follows: "PCP OFFICE", "ortho team", "cards notes"
 _ROLE_COMPOUNDS = frozenset({"office", "offices", "team", "group", "practice", "notes", "note", "visit", "appt", "orders", "records", "staff", "coverage"})
 #: object pronouns: a word right before one is a verb ("BEFORE CREW FREED HIM")
@@ -677,10 +680,11 @@ class NameRecognizer(RuleRecognizer):
         """A listed given name that English does not use as a word (Marcus, not Will)."""
         return tok.text.isalpha() and self.lexicon.is_first(tok.lower) and not self.lexicon.is_common_word(tok.lower)
 
-    def _common_compound(self, word: str) -> bool:
-        """Words joined by hyphens, each a common word and none a name that is no word ("teach-back", "follow-up")."""
-        parts = word.split("-")
-        return len(parts) > 1 and all(p and self.lexicon.is_common_word(p) and not self.lexicon.is_strong_name(p) for p in parts)
+    def _phrasal_compound(self, word: str) -> bool:
+        """A verb and its particle a hyphen joins into a noun ("teach-back", "follow-up", "check-in"); no name ends so
+        ("young-soon", "jun-ho")."""
+        head, _, particle = word.rpartition("-")
+        return particle in _COMPOUND_PARTICLES and bool(head) and self.lexicon.is_common_word(head) and not self.lexicon.is_strong_name(head)
 
     def _verb_reading(self, tokens: Sequence[Token], k: int) -> bool:
         """A given name that is also a verb, followed by a particle, is the verb ("rose to leave")."""
@@ -1076,8 +1080,8 @@ class NameRecognizer(RuleRecognizer):
             after = tokens[run[1] + 1].lower if run[1] + 1 < len(tokens) else ""
             if tokens[run[0]].caseless and (after in _OBJECT_PRONOUNS or any(t.lower in _OBJECT_PRONOUNS for t in tokens[run[0] + 1 : run[1] + 1])):
                 return  # "BEFORE CREW FREED HIM": where case says nothing, a word before "him" is a verb
-            if run[0] == run[1] and "-" in tokens[run[0]].text and self._common_compound(tokens[run[0]].lower):
-                return  # "w/ pt and mother, teach-back on sick day rules": two words a hyphen joins
+            if run[0] == run[1] and "-" in tokens[run[0]].text and self._phrasal_compound(tokens[run[0]].lower):
+                return  # "w/ pt and mother, teach-back on sick day rules": a verb and its particle make a noun
             cand = self._span(text, tokens, run, category, score, rule)
             if rule == "relation":
                 both = _AND_NEXT.match(text, cand.end)
