@@ -149,17 +149,20 @@ _PLACED_SAINT = re.compile(
     r"\b(?i:from|to|at)[ \t]+(?P<system>[A-Z]{2,5}[ \t]+)?(?P<saint>(?:St\.|ST\.|st\.|Saint|SAINT|saint)[ \t]*(?P<name>[A-Za-z][a-z]{2,}(?:['’]s)?|[A-Z]{3,}(?:['’]S)?))(?![\w-])"
 )
 #: "transferred from our lady of the vale", "OUR LADY OF LOURDES REGIONAL": in a note, a facility in any case
+#: the type words a devotional hospital name may end in, and what makes it a congregation's or a school's instead
+_DEVOTIONAL_TYPES = r"regional|general|memorial|medical[ \t]+cent(?:er|re)|hospital|health(?:[ \t]+system)?"
+_CONGREGATION_AFTER = r"church|parish|school|academy|chapel|cathedral|shrine|college|university"
 _OUR_LADY = re.compile(
     r"(?<![\w-])(?i:our[ \t]+lady[ \t]+of(?:[ \t]+the)?[ \t]+[A-Za-z][\w'’-]+"
-    r"(?:[ \t]+(?:regional|general|memorial|medical[ \t]+cent(?:er|re)|hospital|health(?:[ \t]+system)?|infirmary|clinic))?)(?![\w-])"
-    r"(?![ \t]+(?i:church|parish|school|academy|chapel|cathedral|shrine|college|university))"
+    r"(?:[ \t]+(?:" + _DEVOTIONAL_TYPES + r"|infirmary|clinic))?)(?![\w-])"
+    r"(?![ \t]+(?i:" + _CONGREGATION_AFTER + r"))"
 )
 #: "gcs 7 at holy rosary", "FLOWN TO HOLY CROSS": where the patient was or goes, a holy name is a hospital's (not
 #: "holy water", nor a church: "from holy family parish")
 _HOLY = re.compile(
     r"(?<![\w-])(?i:(?:from|at|to|via)[ \t]+)(?P<name>(?i:holy[ \t]+(?!(?:communion|water|oils?|bible|scriptures?|week|day|days|land|ghost|cow|grail)\b)[a-z]{4,}"
-    r"(?:[ \t]+(?:regional|general|memorial|medical[ \t]+cent(?:er|re)|hospital|health(?:[ \t]+system)?|clinic))?))(?![\w-])"
-    r"(?![ \t]+(?i:church|parish|school|academy|chapel|cathedral|shrine|college|university|catholic))"
+    r"(?:[ \t]+(?:" + _DEVOTIONAL_TYPES + r"|clinic))?))(?![\w-])"
+    r"(?![ \t]+(?i:" + _CONGREGATION_AFTER + r"|catholic))"
 )
 #: "St. John's wort", "St. Patrick's Day", "St. Vitus dance": what follows shows the saint names no facility
 _NOT_SAINT_FACILITY_AFTER = re.compile(r"[ \t]+(?i:wort|day|dance|fire|eve)\b")
@@ -473,16 +476,19 @@ def _caps_verb(lex: Lexicon, low: str) -> bool:
     did ("FOUND", "RECOMMENDS"), not a facility's first word (asked only where more of the name follows)."""
     if lex.is_name(low):
         return low in PAST_VERBS and lex.is_common_word(low, strict=True)
-    return low in PAST_VERBS or (
-        low.endswith("s") and not low.endswith(("ss", "us", "is")) and lex.is_common_word(low[:-1], strict=True)
-    )
+    return low in PAST_VERBS or (_s_after_common_word(lex, low) and not low.endswith(("us", "is")))
+
+
+def _s_after_common_word(lex: Lexicon, word: str) -> bool:
+    """A frequent word with an ``s`` after it: a verb's third person or a plural ("RECOMMENDS", "ELECTS")."""
+    return word.endswith("s") and not word.endswith("ss") and lex.is_common_word(word[:-1], strict=True)
 
 
 def _ordinary_or_its_s(lex: Lexicon, word: str) -> bool:
     """A frequent word, or one with an ``s`` after it that is no place's last word and no name ("ELECTS"; not "PLAINS")."""
     if lex.is_common_word(word, strict=True):
         return True
-    return word.endswith("s") and not word.endswith("ss") and word not in PLACE_TAILS and not lex.is_name(word) and lex.is_common_word(word[:-1], strict=True)
+    return _s_after_common_word(lex, word) and word not in PLACE_TAILS and not lex.is_name(word)
 
 
 def _caps_gerund(word: str) -> bool:
