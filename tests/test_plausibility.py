@@ -401,3 +401,29 @@ def test_a_model_facility_that_is_a_regimen_or_the_patients_trade_is_none_where_
     assert not check.plausible_at(text, _sure(text, "fisherman, stemi", Category.HOSPITAL))
     text = "58 yo m transferred from fishermen's memorial hospital after stemi."
     assert check.plausible_at(text, _sure(text, "fishermen's memorial hospital", Category.HOSPITAL))
+
+
+def test_whom_a_person_prays_to_is_no_name_and_no_place(check):
+    text = "DAUGHTER AT BEDSIDE MOST OF THE DAY, PRAYS TO LA VIRGEN WITH CANDLE. SON ROBERTO CALLED FROM LA JOYA."
+    assert not check.plausible_at(text, _sure(text, "LA VIRGEN", Category.HOSPITAL))
+    assert not check.plausible_at(text, _sure(text, "LA VIRGEN", Category.PATIENT))
+    assert check.plausible_at(text, _sure(text, "LA JOYA", Category.LOCATION))
+
+
+def test_a_care_home_written_short_with_its_nurse_is_no_named_facility(check):
+    text = "REPORT TO BE CALLED TO NH NURSE BEFORE TRANSPORT. BACK TO VALLEY GRANDE MANOR SNF."
+    assert not check.plausible_at(text, _sure(text, "NH NURSE", Category.HOSPITAL))
+    assert check.plausible_at(text, _sure(text, "VALLEY GRANDE MANOR SNF", Category.HOSPITAL))
+
+
+def test_what_bit_the_patient_where_it_bit_is_no_place(check):
+    text = "34 yo m bitten r hand by prairie rattler while moving bales near thedford, swelling to mid forearm"
+    assert not check.plausible_at(text, _sure(text, "prairie rattler", Category.HOSPITAL))
+    assert check.plausible_at(text, _sure(text, "thedford", Category.LOCATION))
+
+
+def test_a_models_pain_reading_out_of_ten_is_no_date(check):
+    text = "PAIN BETTER W/ PCA + SCHEDULED TYLENOL, NOW 5/10. LBM 5/10."
+    assert not check.plausible_at(text, _sure(text, "5/10", Category.DATE))
+    second = text.rindex("5/10")
+    assert check.plausible_at(text, Span(second, second + 4, Category.DATE, 0.99, "encoder", Evidence.MODEL))

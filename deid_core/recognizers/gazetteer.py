@@ -334,7 +334,7 @@ EPONYM_TRIGGERS = frozenset(
     coma agitation hugger pump port drip solution disorder lesion reaction response effect circle pattern fall oesophagus
     grass dynamometer grade class wort protocol regimen collar bolt monitor rules paralysis wave waves cath tear
     tears boots stedy straps stool eye vent ventilator chair lotion cream ointment gel spray wipes powder crackers angina
-    pillow definition gangrene
+    pillow definition gangrene lens lenses
     """.split()
 )
 

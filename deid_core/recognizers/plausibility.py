@@ -107,8 +107,14 @@ _DENOMINATIONS = rule_list("organizations", "denominations")
 #: what a road is made of or who keeps it, which names no road: "STUCK IN DRIFT ON GRAVEL RD"
 _ROAD_KINDS = frozenset({"gravel", "dirt", "paved", "unpaved", "icy", "back", "county", "logging", "farm", "ranch", "private", "rural", "forest", "service", "access", "two-lane"})
 _ROAD_WORDS = frozenset({"rd", "road", "roads", "hwy", "highway", "lane"})
-#: an animal's or a thing's blow or bite: what follows is what did it
-_STRUCK_BY = re.compile(r"\b(?:bit(?:ten)?|stung|kicked|gored|mauled|trampled|attacked|butted|stepped[ \t]+on|pinned)[ \t]+by[ \t]+(?:a[ \t]+|an[ \t]+|the[ \t]+)?$", re.I)
+#: an animal's or a thing's blow or bite, perhaps with where it struck ("bitten r hand by"): what follows is what did it
+_STRUCK_BY = re.compile(
+    r"\b(?:bit(?:ten)?|stung|kicked|gored|mauled|trampled|attacked|butted|stepped[ \t]+on|pinned)(?:[ \t]+[a-z]+){0,3}?[ \t]+by[ \t]+"
+    r"(?:a[ \t]+|an[ \t]+|the[ \t]+)?$",
+    re.I,
+)
+#: "PRAYS TO LA VIRGEN", "prayed to st jude": whom a person prays to is a saint or a god, no one's name and no place
+_PRAYED_TO = re.compile(r"\bpray(?:s|ed|ing)?[ \t]+to[ \t]+(?:the[ \t]+)?$", re.I)
 _NAMES = frozenset({Category.PATIENT, Category.DOCTOR})
 _PLACES = frozenset({Category.HOSPITAL, Category.LOCATION})
 
@@ -228,6 +234,8 @@ class PlausibilityCheck:
                 return False  # "30 day insulin supply from pharmacy assistance program": a regimen of ordinary words
         if span.category in _PLACES and CaseBlind(text).at(core, span.start) and self._trade_and_words(core):
             return False  # "58 yo m commercial fisherman, stemi": where case says nothing, the patient's trade is no place
+        if span.category in _NAMES | _PLACES and _PRAYED_TO.search(line_before):
+            return False  # "PRAYS TO LA VIRGEN WITH CANDLE": a saint, not a person of the note or a place
         if span.category in _PLACES and _STRUCK_BY.search(line_before):
             return False  # "bitten by eastern diamondback", "KICKED BY BLACK ANGUS": what struck the patient is no place
         if span.category is Category.LOCATION and self._kind_of_place(core) and CaseBlind(text).at(core, span.start):

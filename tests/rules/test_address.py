@@ -304,3 +304,32 @@ def test_a_parish_whose_is_the_patients_is_no_place(unit_finds):
 
 def test_hours_after_a_treatment_before_a_scan_are_no_street(unit_finds):
     assert unit_finds("address", "24H POST TNK CT: NO HEMORRHAGE. ASA 81 STARTED, STATIN.") == {}
+
+
+def test_a_bed_by_letter_or_by_floor_and_wing_belongs_to_the_room(unit_finds):
+    assert unit_finds("address", "TRANSFER TO SURG FLOOR, BED ASSIGNED RM 512 BED B.") == {"RM 512 BED B": Category.LOCATION}
+    found = unit_finds("address", "plan transfer to surgical floor bed 4 west 12 when available")
+    assert found == {"bed 4 west 12": Category.LOCATION}
+    assert unit_finds("address", "BED 12 A NEW ADMIT") == {"BED 12": Category.LOCATION}
+
+
+def test_an_expressway_or_freeway_by_number_is_a_road(unit_finds):
+    found = unit_finds("address", "PT STATES HE WAS DRIVING HIS TRUCK ON EXPRESSWAY 83 WHEN CP STARTED.")
+    assert found == {"EXPRESSWAY 83": Category.LOCATION}
+    assert unit_finds("address", "mvc on freeway 99, restrained driver") == {"freeway 99": Category.LOCATION}
+
+
+def test_a_numbered_street_holds_no_function_word(unit_finds):
+    assert unit_finds("address", "R IJ TUNNELED, DIALYSIS RN TO START @ 2300 PER NEPHRO DR PEÑA. PT REPORTS NO RIDE") == {}
+    assert unit_finds("address", "LIVES AT 14 RIO GRANDE ST, ALONE") == {"14 RIO GRANDE ST": Category.LOCATION}
+
+
+def test_a_drive_named_by_names_is_a_street_where_case_says_nothing(unit_finds):
+    assert unit_finds("address", "LIVES ON LOMA DR. WIFE AT BS") == {"LOMA DR.": Category.LOCATION}
+    assert unit_finds("address", "pt on call dr in to see pt, aware of labs" + LOWER_TAIL) == {}
+    assert unit_finds("address", "went for a long drive with son on sunday" + LOWER_TAIL) == {}
+
+
+def test_a_lettered_or_numbered_avenue_with_its_house_number_is_a_street(unit_finds):
+    assert unit_finds("address", "dc planning home to 409 s ave b w/ husband") == {"409 s ave b": Category.LOCATION}
+    assert unit_finds("address", "LIVES AT 1204 AVENUE J, ALONE") == {"1204 AVENUE J": Category.LOCATION}

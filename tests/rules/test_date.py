@@ -279,3 +279,9 @@ def test_a_limbs_strength_out_of_five_is_no_date(unit_finds):
     assert unit_finds("date", "RUE 4/5, LLE 3/5 PER PT EVAL") == {}
     assert unit_finds("date", "l leg swelling since 3/5, duplex neg.") == {"3/5": Category.DATE}
     assert unit_finds("date", "LOBSTERMAN, R ARM CAUGHT IN HAULER 4/13. S/P I&D") == {"4/13": Category.DATE}
+
+
+def test_a_reading_out_of_ten_after_the_pain_it_scores_is_no_date(unit_finds):
+    assert unit_finds("date", "PAIN BETTER W/ PCA + SCHEDULED TYLENOL, NOW 5/10. IS UP TO 1000.") == {}
+    assert unit_finds("date", "PAIN SINCE 5/10, WORSE TODAY") == {"5/10": Category.DATE}
+    assert unit_finds("date", "LBM 5/10. NO PAIN.") == {"5/10": Category.DATE}

@@ -624,3 +624,20 @@ def test_in_capitals_a_verb_or_clinical_short_forms_before_a_type_word_name_no_f
     assert unit_finds("facility", "PT UPDATED ON PLAN FOR HOME O2 EVAL AND PULM REHAB REFERRAL. POLST UPDATED") == {}
     found = unit_finds("facility", "PT WANTS INFO FAXED TO PCP AT PLAINS MEDICAL CLINIC, FAX 620-555-0166.")
     assert found == {"PLAINS MEDICAL CLINIC": Category.HOSPITAL}
+
+
+def test_a_homes_spanish_name_is_the_homes_whole_name(unit_finds):
+    found = unit_finds("facility", "pt is 81 yo male from la casa de san juan nursing home admitted w/ urosepsis." + LOWER_TAIL)
+    assert found == {"la casa de san juan nursing home": Category.HOSPITAL}
+    assert unit_finds("facility", "back to villa de san antonio snf when stable." + LOWER_TAIL) == {"villa de san antonio snf": Category.HOSPITAL}
+    assert unit_finds("facility", "back to the nursing home when stable." + LOWER_TAIL) == {}
+
+
+def test_a_shared_hospital_name_opened_by_an_ordinary_word_keeps_it(unit_finds):
+    found = unit_finds("facility", "REFERRAL TO GOOD SAMARITAN HOSPICE PLACED")
+    assert found == {"GOOD SAMARITAN HOSPICE": Category.HOSPITAL}
+    assert unit_finds("facility", "FEELS GOOD. SAMARITAN HOSPICE CALLED") == {"SAMARITAN HOSPICE": Category.HOSPITAL}
+
+
+def test_an_outreach_clinic_is_a_service_not_a_named_place(unit_finds):
+    assert unit_finds("facility", "TEACHING DONE. F/U W/ CARDIOLOGY OUTREACH CLINIC IN GORDON NEXT WK.") == {}

@@ -1086,3 +1086,30 @@ def test_a_verb_and_its_particle_a_hyphen_joins_after_a_relation_are_no_name(det
     assert found == {}
     assert detect("DTR MARY-KATE AT BEDSIDE") == {"MARY-KATE": Category.PATIENT}
     assert detect("NPO AFTER MN. WIFE YOUNG-SOON AT BEDSIDE, KOREAN INTERPRETER VIA IPAD") == {"YOUNG-SOON": Category.PATIENT}
+
+
+def test_where_case_says_nothing_words_that_are_no_names_before_a_relation_name_no_one(detect):
+    assert detect("DIABETES EDUCATOR CONSULTED, PT WATCHED VIDEO ON INSULIN PENS, MOTHER ASKED GOOD QUESTIONS.") == {}
+    assert detect("SPOKE WITH ROSA, DAUGHTER, UPDATED") == {"ROSA": Category.PATIENT}
+
+
+def test_a_reflex_grade_after_dtr_and_traction_gear_name_no_one(detect):
+    assert detect("neuro: alert no ha dtr 2+\nsocial: husband javier visiting baby in nicu" + LOWER_TAIL) == {"javier": Category.PATIENT}
+    assert detect("BALLOON INFLATED, TRACTION 1 KG VIA PULLEY TO FOOT OF BED.") == {}
+
+
+def test_farm_words_devices_and_short_forms_that_are_surnames_name_no_one(detect):
+    assert detect("BIL EYE IRRIGATION CONT W/ MORGAN LENS, PH 7.5 -> 7.0. OPHTHO CONSULTED.") == {}
+    assert detect("rattlesnake bite to r hand while moving hay bales, fang marks x2." + LOWER_TAIL) == {}
+    assert detect("FAILED REPERFUSION. PCI TO PROX LAD W/ DES X2. IMPELLA CP PLACED VIA R FEM.") == {}
+
+
+def test_a_role_word_after_an_article_names_a_thing(detect):
+    found = detect("ANHYDROUS AMMONIA EXPOSURE WHILE FILLING A NURSE TANK, HOSE COUPLING FAILED. DECON IN ER. INTUBATED FOR STRIDOR.")
+    assert found == {}
+    assert detect("REPORT CALLED TO NURSE TANYA AT 1900") != {}
+
+
+def test_after_where_someone_lives_a_word_before_a_relation_is_still_masked(detect):
+    found = detect("POD 1 EX-LAP/SBR. LIVES HANA, MAUI, SON DROVE 3 HRS THEN FLEW OVER. NEURO INTACT")
+    assert "MAUI" in found and "HANA" in found

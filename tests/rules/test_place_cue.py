@@ -424,3 +424,31 @@ def test_where_a_plane_or_a_helicopter_brought_the_patient_from_is_a_place(unit_
     found = unit_finds("place_cue", "adm to icu 2215 via fixed wing from jordan, 34 yo m ranch hand." + LOWER_TAIL)
     assert found == {"jordan": Category.LOCATION}
     assert unit_finds("place_cue", "arrived via fixed wing from outside hospital, intubated." + LOWER_TAIL) == {}
+
+
+def test_the_town_a_shop_or_a_workplace_stands_in_is_a_place(unit_finds):
+    found = unit_finds("place_cue", "ran out of insulin bc pharmacy in mercedes closed." + LOWER_TAIL)
+    assert found == {"mercedes": Category.LOCATION}
+    assert unit_finds("place_cue", "WORKS AT THE PACKING PLANT IN LEXINGTON, WIFE AWARE") == {"LEXINGTON": Category.LOCATION}
+    assert unit_finds("place_cue", "works at the store in town." + LOWER_TAIL) == {}
+    assert unit_finds("place_cue", "pt transported via service elevator in may." + LOWER_TAIL) == {}
+
+
+def test_where_a_treatment_was_given_a_town_stands_for_its_hospital(unit_finds):
+    found = unit_finds("place_cue", "0500 WHILE FEEDING CATTLE, GIVEN TNK AT VALENTINE THEN FLOWN HERE FOR CATH.")
+    assert found == {"VALENTINE": Category.HOSPITAL}
+    found = unit_finds("place_cue", "67 yo m inferior stemi tnk given at broken bow 90 min before helo arrived." + LOWER_TAIL)
+    assert found == {"broken bow": Category.HOSPITAL}
+    assert unit_finds("place_cue", "ABX GIVEN AT BEDSIDE, LINE PLACED AT 1400, PRBC STARTED AT NOON") == {}
+    assert unit_finds("place_cue", "cvc r ij placed at osh, 2l lr given prior." + LOWER_TAIL) == {}
+
+
+def test_a_rare_town_near_the_scene_is_a_place_with_a_clause_running_on(unit_finds):
+    found = unit_finds("place_cue", "bitten r hand while moving bales near thedford swelling to mid forearm." + LOWER_TAIL)
+    assert found == {"thedford": Category.LOCATION}
+    assert unit_finds("place_cue", "NEAR SYNCOPE IN SHOWER, NEAR DROWNING HX. SAT NEAR WINDOW.") == {}
+
+
+def test_one_ordinary_word_that_names_no_town_is_no_place_where_case_says_nothing(unit_finds):
+    assert unit_finds("place_cue", "BP 110/60 POST. PT LIVES 18 MI FROM PAVEMENT, CASE MGR WORKING ON WINTER PLAN") == {}
+    assert unit_finds("place_cue", "PT LIVES 40 MI FROM VALENTINE ON RANCH") == {"VALENTINE": Category.LOCATION}

@@ -68,7 +68,10 @@ _PO_BOX = re.compile(
 )
 #: a street grid's address, as Utah and Idaho towns number them: "1187 W 400 S", "250 n 1300 e"
 _GRID_STREET = re.compile(
-    r"(?<![\w/.-])\d{2,5}[ \t]+(?:[NSEW]|North|South|East|West)\.?[ \t]+\d{0,3}[05]0[ \t]+(?:[NSEW]|North|South|East|West)\b\.?", _I
+    r"(?<![\w/.-])\d{2,5}[ \t]+(?:[NSEW]|North|South|East|West)\.?[ \t]+\d{0,3}[05]0[ \t]+(?:[NSEW]|North|South|East|West)\b\.?"
+    # a lettered or numbered avenue, as plains towns lay theirs out: "home to 409 s ave b", "1204 AVENUE J"
+    r"|(?<![\w/.-])\d{1,5}[ \t]+(?:[NSEW]\.?[ \t]+)?(?:ave|avenue)\.?[ \t]+(?:[A-Z]|\d{1,3})(?![\w'’/.-])",
+    _I,
 )
 _UNIT = re.compile(
     r"[ \t]*,?[ \t]*(?:(?:Apt|Apartment|Unit|Suite|Ste|Fl|Floor|Rm|Room|Bldg|Building|Lot|Space)\b\.?|#)[ \t]*#?[ \t]*"
@@ -102,16 +105,16 @@ _WORD_BEFORE = re.compile(r"(?<![\w'’-])([A-Za-z][A-Za-z'’]{2,})[ \t]+$")
 _WARD = re.compile(r"\b(?:Unit|Ward|Floor|Wing)[ \t]+\d{1,2}[ \t]?(?:East|West|North|South|NE|NW|SE|SW|E|W|N|S)\b")
 #: numbered roads: "Interstate 80", "I-95", "Highway 287", "County Road 40", "Route 9"
 _ROAD = re.compile(
-    r"(?<![\w-])(?:(?:Interstate|Highway|Hwy\.?|Route|Rte\.?|State[ \t]+(?:Route|Road|Highway)|County[ \t]+(?:Road|Rd\.?|Route)"
+    r"(?<![\w-])(?:(?:Interstate|Highway|Hwy\.?|Expressway|Freeway|Route|Rte\.?|State[ \t]+(?:Route|Road|Highway)|County[ \t]+(?:Road|Rd\.?|Route)"
     r"|U\.?S\.?[ \t]+(?:Route|Highway|Hwy\.?)|Farm[ \t]+to[ \t]+Market|FM)[ \t]*-?[ \t]*\d{1,4}[A-Z]?"
     r"|(?:I|US)-(?!12[35]\b|131\b)\d{1,3})(?![\w/-]|\.\d)(?:[ \t]+Box[ \t]+\d{1,5}\b)?"
 )
 #: the same typed in one case, with the short forms nurses use: "MVC ON HWY 112", "SNOWMOBILE VS FENCE ON CO RD 12",
-#: "rollover on hwy 61"; "SR", "CR" and "US" alone are left out (sinus rhythm, creatinine, ultrasound), and so is a bare
+#: "rollover on hwy 61", "DRIVING ON EXPRESSWAY 83"; "SR", "CR" and "US" alone are left out (sinus rhythm, creatinine, ultrasound), and so is a bare
 #: "route" ("iv route 2 sites")
 _CASELESS_ROAD = re.compile(
-    r"(?<![\w-])(?:hwy|highway|rte|co\.?[ \t]*rd\.?|county[ \t]+(?:road|rd\.?|hwy|highway)|state[ \t]+(?:route|road|hwy|highway)|interstate)"
-    r"[ \t]*#?[ \t]*-?[ \t]*\d{1,4}[a-z]?(?![\w/-]|\.\d)",
+    r"(?<![\w-])(?:hwy|highway|rte|co\.?[ \t]*rd\.?|county[ \t]+(?:road|rd\.?|hwy|highway)|state[ \t]+(?:route|road|hwy|highway)|interstate"
+    r"|expressway|expwy|expy|freeway|fwy)[ \t]*#?[ \t]*-?[ \t]*\d{1,4}[a-z]?(?![\w/-]|\.\d)",
     _I,
 )
 #: a road known by its number after a preposition of place, and the cross road of an intersection: "ranch off rd 28",
@@ -153,7 +156,9 @@ _NAMED_STREET = re.compile(
 _CASELESS_NAMED_STREET = re.compile(
     r"\b(?P<prep>on|off|along|at)[ \t]+(?P<street>[a-z][a-z'’]+[ \t]+(?:[a-z][a-z'’]+[ \t]+)?"
     r"(?:ave|avenue|st|street|rd|road|blvd|boulevard|ln|lane|pkwy|parkway|pike|terrace|hwy|highway|turnpike|tpke"
-    r"|expressway|expy|freeway|fwy|causeway)\b\.?)(?![ \t]*\d)",
+    r"|expressway|expy|freeway|fwy|causeway"
+    # "lives on ed carey dr in harlingen": a drive ends the street only where no name follows it, as one follows a title
+    r"|(?P<drive>dr|drive)(?=[ \t]*(?:[,.;\n]|$|[ \t]+(?:in|and|with|w|near|alone|by|off|outside|since|until)\b)))\b\.?)(?![ \t]*\d)",
     _I,
 )
 #: what kind of road it is, not its name: "on gravel rd", "ON A DIRT ROAD"
@@ -197,8 +202,11 @@ _ROOM_WARD = (
     r"|[A-Z][a-z]+[ \t]+Hall)[ \t]*,?[ \t]*)?"
 )
 _ROOM = re.compile(
-    r"(?<![\w-])" + _ROOM_WARD + r"\b(?:room|rm|bed|bay|ward|cubicle|suite|pod|cabin|zimmer|stretcher|isolette|berth|(?-i:Cell|CELL|Chair|CHAIR|Crib))\.?[ \t]*#?[ \t]*(?:\d{1,5}[A-Za-z]?(?:-(?:\d{1,4}[A-Za-z]?|[A-Za-z]))?|(?![xX]\d)[A-Za-z]\d{1,4}[A-Za-z]?)\b"
-    r"(?:[ \t]*[-/,]?[ \t]*(?:bed|b)[ \t]*#?[ \t]*\d{1,3}[A-Za-z]?\b)?",
+    r"(?<![\w-])" + _ROOM_WARD + r"\b(?:room|rm|bed|bay|ward|cubicle|suite|pod|cabin|zimmer|stretcher|isolette|berth|(?-i:Cell|CELL|Chair|CHAIR|Crib))\.?[ \t]*#?[ \t]*"
+    # "bed 4 west 12": a floor, its wing and the bed, as a bed board writes a bed
+    r"(?:\d{1,2}[ \t]?(?:north|south|east|west)[ \t]+\d{1,3}[A-Za-z]?|\d{1,5}[A-Za-z]?(?:-(?:\d{1,4}[A-Za-z]?|[A-Za-z]))?|(?![xX]\d)[A-Za-z]\d{1,4}[A-Za-z]?)\b"
+    # "RM 512 BED B": the bed in the room, by number or by letter
+    r"(?:[ \t]*[-/,]?[ \t]*(?:bed[ \t]*#?[ \t]*(?:\d{1,3}[A-Za-z]?|[A-Da-d](?![\w'’]))|b[ \t]*#?[ \t]*\d{1,3}[A-Za-z]?)\b)?",
     _I,
 )
 #: a post-operative day, with or without the unit before it ("AMBULATE POD 1", "SICU POD 1 Whipple")
@@ -472,6 +480,8 @@ class LocationPatternRecognizer(RuleRecognizer):
                 name = name[1:]  # "OFF OLD MILL RD", "on new county rd": a lead that is a word before the street's own name
             if any(self._not_street_word(w) for w in name):
                 continue
+            if m.group("drive") and not all(self.lexicon.is_name(w) and not self.lexicon.is_common_word(w) for w in name):
+                continue  # "on call dr", "on a long drive": a drive is named by names that are no ordinary words
             if m.group("prep").lower() == "at" and not _after_home_cue(text, m.end("prep")):
                 continue  # "THEY LIVE AT WARREN AVE": after "at", only where someone lives
             end = m.end("street")
@@ -587,8 +597,10 @@ class LocationPatternRecognizer(RuleRecognizer):
             return False  # "0715 AM med pass" is a time and a round
         if name_words and all(w.rstrip(".,").lower() in FUNCTION_WORDS for w in name_words):
             return False  # "PARA @ 1100 BY DR LINDQVIST": a time and a title, not a street called "By"
-        if any(w.rstrip(".,").lower() in FUNCTION_WORDS and w.rstrip(".,").lower() not in _STREET_NAME_PARTICLES for w in name_words[1:]):
-            return False  # "74 YO M TRANSFERRED FROM ST. COLMAN'S": a street's name holds no "from" or "with"
+        if any(w.rstrip(".,").lower() in FUNCTION_WORDS and w.rstrip(".,").lower() not in _STREET_NAME_PARTICLES for w in name_words):
+            # "74 YO M TRANSFERRED FROM ST. COLMAN'S", "START @ 2300 PER NEPHRO DR PEÑA": a street's name holds no
+            # "from", "with" or "per"
+            return False
         if any(w.lower() in _RHYTHM_RUN_WORDS for w in name_words):
             return False  # "4 BEAT RUN NSVT", "30 SEC RUN AFIB": a run of a rhythm, not a street called Run
         if any(w in _PROSE_WORDS for w in name_words):

@@ -472,6 +472,16 @@ _CULTURE_AFTER = re.compile(r"^[ \t]*(?:[bu]cx|cx|cultures?|bottles?|gn[rcb]s?|g
 _CULTURE_BEFORE = re.compile(r"\b(?:[bu]cx|cx|cultures?|bottles?)[ \t:]*$", _I)
 
 
+_PAIN_WORD = re.compile(r"\b(?:pain|painful|discomfort|ha|h/a|headache|cp|aches?|aching|soreness)\b", re.I)
+
+
+def _pain_in_sentence(text: str, start: int) -> bool:
+    """Pain named earlier in the sentence, and no date cue right before the number ("pain since 5/10" is a day)."""
+    sentence_start = max(text.rfind("\n", 0, start), text.rfind(". ", 0, start), text.rfind(";", 0, start)) + 1
+    before = text[sentence_start:start]
+    return bool(_PAIN_WORD.search(before)) and not _MD_CUE_BEFORE.search(before)
+
+
 def _earlier_score_in_sentence(text: str, start: int, denominator: str) -> bool:
     """An earlier m/d in the same sentence, out of the same total, that is itself a score."""
     sentence_start = max(text.rfind("\n", 0, start), text.rfind(". ", 0, start), text.rfind(";", 0, start)) + 1
@@ -498,6 +508,8 @@ def in_score_or_count(text: str, start: int, end: int) -> bool:
         return True  # "BCX 2/2 GNR", "1/2 BCX GROWING GPC": bottles positive out of those drawn ("bcx 2/14" is a day)
     if md and md.group(2) == "5" and _LIMB_BEFORE.search(clause):
         return True  # "l arm 2/5 leg 3/5", "RUE 4/5": a limb's strength out of five ("R ARM CAUGHT IN HAULER 4/13" is a day)
+    if md and md.group(2) == "10" and int(md.group(1)) <= 10 and _pain_in_sentence(text, start):
+        return True  # "PAIN BETTER W/ PCA + SCHEDULED TYLENOL, NOW 5/10": a reading out of ten after the pain it scores
     if md and _earlier_score_in_sentence(text, start, md.group(2)):
         return True  # "pain 4/10 at rest, 7/10 with cough": a second reading on the scale of the first
     before = clause[-24:]

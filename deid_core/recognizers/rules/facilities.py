@@ -178,6 +178,13 @@ _CARE_HOME = re.compile(
     r"(?<![\w-])(?P<name>(?:[a-z]{3,}[ \t]+)??[a-z]{4,})[ \t]+(?:assisted[ \t]+living|nursing[ \t]+(?:home|pavilion)|senior[ \t]+living|rehab[ \t]+center|care[ \t]+cent(?:er|re)|visiting[ \t]+nurses?|manor|ltach?|snf|alf)\b(?:[ \t]+(?:nh|snf)\b)?",
     re.I,
 )
+#: the Spanish head of a home's name before the words the home rule reads: "from la casa de san juan nursing home",
+#: "villa de san antonio snf", "santa rosa manor"
+_SPANISH_HOME_HEAD = re.compile(
+    r"(?:(?<![\w-])(?:(?:la|el|los|las)[ \t]+)?[a-z]{4,}[ \t]+del?(?:[ \t]+(?:la|los|las))?[ \t]+)?"
+    r"(?:(?<![\w-])(?:san|santa|santo)[ \t]+)?$",
+    re.I,
+)
 #: "at sandpiper dialysis", "from lakeside community hosp", "back to fairhaven rehab": a facility typed in lower case
 _LOWER_FACILITY = re.compile(
     r"(?:\b(?:at|from|to|in|via|agency|by)|@)[ \t]*(?P<name>(?P<head>(?!(?:from|into|onto|with|over)\b)[a-z][a-z-]{2,})(?:[ \t]+(?P<second>[a-z][a-z-]{2,})"
@@ -601,6 +608,9 @@ class FacilityRecognizer(RuleRecognizer):
                     # specialty or a regimen, not a place
                     continue
             start = m.start("name") + words[keep].start()
+            for shared in _STEM_THEN_TOWN.finditer(text, max(0, start - 12), m.end("type")):
+                if shared.start() < start < shared.end():
+                    start = shared.start()  # "GOOD SAMARITAN HOSPICE": the ordinary word opens a name many hospitals share
             end = m.end("of") if m.group("of") else m.end("type")
             if TITLE_BEFORE_NAME.search(text[max(0, start - 6) : start]):
                 # "Dr. Hannelore Brisk of Cedar Ridge Health": the person is not part of the facility
@@ -695,6 +705,10 @@ class FacilityRecognizer(RuleRecognizer):
                 # a first word that is no word is the home's own ("resident of sutton willows care center"), unless a
                 # function or clinical word stands beside it ("transition to ihd then ltach")
                 words, start = words[1:], m.start("name") + len(m.group("name")) - len(words[1])
+            head = _SPANISH_HOME_HEAD.search(text, max(0, start - 40), start)
+            if head and head.group(0) and not any(w in FUNCTION_WORDS for w in head.group(0).lower().split() if len(w) > 3):
+                out.append(Span(head.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_home"))
+                continue
             # "to riverside ltach": where the patient goes, only a frequent word is no home's name
             placed = bool(_PLACE_PREPOSITION_BEFORE.search(text, max(0, start - 12), start))
             # "sent from heritage manor": where the patient comes from or goes, a manor is named by any word but a plain one

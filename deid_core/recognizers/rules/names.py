@@ -133,6 +133,10 @@ _PLACE_LEAD = rule_list("names", "place_lead_words")
 #: what a trade follows: "WORKS AS A MASON", "retired as a logger" ("A" in capitals is the article, no initial)
 _JOB_BEFORE = re.compile(r"\b(?:works?|worked|working|job|employed|retired|career)[ \t]+as[ \t]+(?:(?:a|an)[ \t]+)?$", re.I)
 #: a home written after these is a place, whatever the name lists say
+#: a reflex's grade after "dtr" or "dtrs"
+_REFLEX_GRADE = re.compile(r"s?[ \t]*[0-4]\+")
+#: where someone lives was said earlier in the clause
+_LIVES_EARLIER = re.compile(r"\b(?:lives|living|resides|residing)\b[^.;\n]*$", re.I)
 _HOME_CUE_BEFORE = re.compile(
     r"\b(?:lives|living|live|resides|residing|reside|moved|relocated|born|raised|grew[ \t]+up)(?:[ \t]+(?:alone|here|there|now))?"
     r"[ \t]+(?:in|to|near|from)[ \t]+$",
@@ -796,6 +800,19 @@ class NameRecognizer(RuleRecognizer):
             return cand
         return NameCandidate(cand.start, nxt.end, cand.category, cand.score, cand.rule)
 
+    def _role_as_noun(self, text: str, tokens: Sequence[Token], at: int, cand: NameCandidate) -> bool:
+        """A role word after an article, then an ordinary word: the role says what kind of thing ("a nurse tank")."""
+        k = self._token_index_at(tokens, at)
+        first = self._token_index_at(tokens, cand.start)
+        return (
+            0 < k
+            and first < len(tokens)
+            and tokens[k - 1].lower in ("a", "an", "the")
+            and tokens[first].caseless
+            and self.lexicon.is_common_word(tokens[first].lower)
+            and not self.lexicon.is_first(tokens[first].lower)
+        )
+
     def _ordinary_words(self, text: str, tokens: Sequence[Token], cand: NameCandidate) -> bool:
         """Every word of ``cand`` is typed where case says nothing and is an ordinary English word or a public role."""
         first = self._token_index_at(tokens, cand.start)
@@ -1165,6 +1182,8 @@ class NameRecognizer(RuleRecognizer):
                     self._doctor_list(text, tokens, idx, listed, out)
             elif low in _RELATION_SET:
                 pos = tok.end
+                if _REFLEX_GRADE.match(text, pos):
+                    continue  # "alert no ha dtr 2+": deep tendon reflexes and their grade, no daughter
                 if self._caseless_name_before(text, tokens, idx):
                     # "lives w jules partner": typed where case says nothing, a listed given name that is no word, then the relation
                     out.append(NameCandidate(tokens[idx - 1].start, tokens[idx - 1].end, Category.PATIENT, 0.8, "relation_after"))
@@ -1310,6 +1329,8 @@ class NameRecognizer(RuleRecognizer):
                 # "SW GAVE LIST", "CONFIRMED BY XRAY": after a role with no colon, ordinary words name no one, and
                 # after one with its colon, three or more do not ("DAY RN: NEW FILTER KIT AT BEDSIDE")
                 out.pop()
+            elif len(out) > found and not header and self._role_as_noun(text, tokens, m.start(), out[-1]):
+                out.pop()  # "FILLING A NURSE TANK, HOSE FAILED": after an article the role word names a thing
             # "night charge rn is ivy", "RN: HUNTER": after a staff role, with or without its colon
             if len(out) == found:
                 run = self._staff_given_name(text, tokens, m.end(), listed)
@@ -1780,6 +1801,12 @@ class NameRecognizer(RuleRecognizer):
         if j - i > 3:
             return None
         run = tokens[i : j + 1]
+        if all(t.caseless and not lex.is_name(t.lower) and (lex.is_common_word(t.lower) or lex.is_clinical(t.lower)) for t in run) and not (
+            _LIVES_EARLIER.search(text, max(0, run[0].start - 40), run[0].start)
+        ):
+            # "VIDEO ON INSULIN PENS, MOTHER ASKED": where case says nothing, words that are no names name no one, unless
+            # they may be where someone lives ("LIVES HANA, MAUI, SON DROVE" is masked all the same)
+            return None
         if len(run) == 1 and run[0].caseless and not bracketed and not self._listed(run[0], set()) and (_INFLECTED.search(run[0].lower) or self._form_of_word(run[0].lower)):
             return None  # "CALLED X2 OVERNIGHT, REASSURED, NEIGHBOR CHECKING", "IRYNA INTERPRETS, DTR PHONE": a verb before the relation
         if any(t.lower in FUNCTION_WORDS or t.lower in _RELATION_SET or t.text in _CREDENTIAL_SET for t in run):

@@ -177,17 +177,26 @@ _PLACE_AFTER_BARE_CASELESS = re.compile(
     r"|(?P<outside>outside(?:[ \t]+of)?)(?=[ \t]+[a-z'’-]{4}))[ \t]+(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{1,})?)(?P<state>,[ \t]*[a-z]{2}\b)?", re.I
 )
 
-#: "hand crushed at the paper mill in rumford", "FLOWN OFF MONHEGAN", "TRANSFERRED TO PEABODY": after the commonest
+#: "hand crushed at the paper mill in rumford", "FLOWN OFF MONHEGAN", "moving bales near thedford": after the commonest
 #: prepositions only a town with a post office whose name English almost never writes (never "to walker", "on holiday")
 #: (the word after is only looked at, so that "RIDE IN RODEO IN BANDERA" reads both)
 _PLACE_AFTER_COMMON_PREPOSITION = re.compile(
-    r"(?<![\w-])(?:in|on|off|at|to)[ \t]+(?P<place>[a-z][a-z'’-]{2,})(?=(?:[ \t]+(?P<after>[a-z'’-]+(?:/[a-z]?)?))?)", re.I
+    r"(?<![\w-])(?:in|on|off|at|to|near)[ \t]+(?P<place>[a-z][a-z'’-]{2,})(?=(?:[ \t]+(?P<after>[a-z'’-]+(?:/[a-z]?)?))?)", re.I
 )
-#: a hospital's type word, then the town it stands in: "FLOWN FROM FRANCES MAHON DEACONESS IN GLASGOW"; there a
-#: listed town is the town even where it names a coma scale
+#: a hospital's type word, or a shop's or a workplace's, then the town it stands in: "FLOWN FROM FRANCES MAHON
+#: DEACONESS IN GLASGOW", "pharmacy in mercedes closed", "THE PACKING PLANT IN LEXINGTON"; there a listed town is the
+#: town even where it names a coma scale or a person
 _FACILITY_IN_TOWN = re.compile(
-    r"\b(?:hosp(?:ital)?|medical[ \t]+(?:center|ctr)|med[ \t]+ctr|deaconess|memorial|regional|clinic|cah|health[ \t]+(?:center|ctr))"
+    r"\b(?:hosp(?:ital)?|medical[ \t]+(?:center|ctr)|med[ \t]+ctr|deaconess|memorial|regional|clinic|cah|health[ \t]+(?:center|ctr)"
+    r"|pharmacy|drugstore|walmart|wal-mart|grocery|store|packing[ \t]+plant|plant|mill|refinery|feedlot|factory|elevator)"
     r"[ \t]+in[ \t]+(?P<place>[a-z][a-z'’-]{2,})(?:[ \t]+(?P<after>[a-z][a-z'’-]{2,}))?",
+    re.I,
+)
+#: where a treatment was given, a town stands for its hospital: "TNK GIVEN AT BROKEN BOW THEN FLOWN IN", "intubated
+#: at valentine"
+_TREATED_AT = re.compile(
+    r"\b(?:given|started|administered|intubated|stabili[sz]ed|resuscitated|transfused|received|pushed|hung|initiated|placed)"
+    r"(?:[ \t]+[a-z0-9/+.-]+){0,2}?[ \t]+at[ \t]+(?P<place>[a-z][a-z'’-]{2,})(?:[ \t]+(?P<after>[a-z][a-z'’-]{2,}))?",
     re.I,
 )
 #: a preposition written short after a town: "IN BONIFAY W/ UROSEPSIS"
@@ -352,6 +361,12 @@ class PlaceCueRecognizer(RuleRecognizer):
             if end and m.start("place") not in cued:
                 out.append(Span(m.start("place"), end, Category.LOCATION, 0.6, "place_cue/facility_town"))
                 cued.add(m.start("place"))
+        for m in _TREATED_AT.finditer(text):
+            two = m.group("after") and self._listed_town(f"{m.group('place')} {m.group('after')}".lower())
+            end = m.end("after") if two else self._facility_town_end(m)
+            if end and m.start("place") not in cued and not _FACILITY_WORD_AFTER.match(text, end):
+                out.append(Span(m.start("place"), end, Category.HOSPITAL, 0.6, "place_cue/treated_at"))
+                cued.add(m.start("place"))
         for m in _FAMILY_PROPERTY.finditer(text):
             if m.start("name") not in cued and self._family_name(m.group("name")) and case_says_nothing(m.group(0), m.start()):
                 out.append(Span(m.start("name"), m.end(), Category.LOCATION, 0.6, "place_cue/family_property"))
@@ -440,6 +455,8 @@ class PlaceCueRecognizer(RuleRecognizer):
         elif two and state_after(m.string, m.start("place") + len(place.split()[0])) == m.end("place") and self._town_word(words[0], rare=True):
             end = m.end("place")  # "pt from woonsocket ri": a town and its state without the comma
         elif self._town_word(words[0]) and (not strong_only or (with_state and len(words) == 1) or self._postal_town_alone(words)):
+            if len(words) == 1 and not with_state and self.resources.lexicon.is_common_word(words[0]) and not self._listed_town(words[0]):
+                return None  # "LIVES 18 MI FROM PAVEMENT": alone, an ordinary word that names no town is a thing
             end = m.start("place") + len(place.split()[0])
         else:
             return None
@@ -479,7 +496,8 @@ class PlaceCueRecognizer(RuleRecognizer):
 
     def _postal_town_alone(self, words: list[str]) -> bool:
         """A town with a post office whose name English seldom uses as a word, unless an ordinary word after it makes the
-        two a thing ("FROM CAMP", "from canoe", "FELL FROM ORCHARD LADDER"; a verb may follow: "SON IN LINDSBORG CALLED")."""
+        two a thing ("FROM CAMP", "from canoe", "FELL FROM ORCHARD LADDER"; a verb may follow: "SON IN LINDSBORG CALLED",
+        "near thedford swelling to mid forearm")."""
         lex = self.resources.lexicon
         town = words[0]
         if town not in us_postal_towns() or (town not in us_cities() and lex.frequency(town) >= RARE_TOWN_WORD_FREQ):
@@ -487,7 +505,7 @@ class PlaceCueRecognizer(RuleRecognizer):
         after = words[1] if len(words) > 1 else ""
         if not after or after in FUNCTION_WORDS or after in _SHORT_PREPOSITIONS or after in _TIME_WORDS:
             return True
-        return past_tense(after) or not lex.is_common_word(after)
+        return past_tense(after) or (after.endswith("ing") and len(after) > 5) or not lex.is_common_word(after)
 
     def _lives_bare(self, m: re.Match[str]) -> bool:
         """After "lives" with no preposition, a word English almost never writes is where ("PT LIVES MILILANI",
