@@ -110,8 +110,8 @@ _ROAD = re.compile(
     r"|(?:I|US)-(?!12[35]\b|131\b)\d{1,3})(?![\w/-]|\.\d)(?:[ \t]+Box[ \t]+\d{1,5}\b)?"
 )
 #: the same typed in one case, with the short forms nurses use: "MVC ON HWY 112", "SNOWMOBILE VS FENCE ON CO RD 12",
-#: "rollover on hwy 61", "DRIVING ON EXPRESSWAY 83"; "SR", "CR" and "US" alone are left out (sinus rhythm, creatinine, ultrasound), and so is a bare
-#: "route" ("iv route 2 sites")
+#: "rollover on hwy 61", "DRIVING ON EXPRESSWAY 83"; "SR", "CR" and "US" alone are left out (sinus rhythm, creatinine,
+#: ultrasound), and so is a bare "route" ("iv route 2 sites")
 _CASELESS_ROAD = re.compile(
     r"(?<![\w-])(?:hwy|highway|rte|co\.?[ \t]*rd\.?|county[ \t]+(?:road|rd\.?|hwy|highway)|state[ \t]+(?:route|road|hwy|highway)|interstate"
     r"|expressway|expwy|expy|freeway|fwy)[ \t]*#?[ \t]*-?[ \t]*\d{1,4}[a-z]?(?![\w/-]|\.\d)",

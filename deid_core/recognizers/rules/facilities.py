@@ -706,7 +706,8 @@ class FacilityRecognizer(RuleRecognizer):
                 # function or clinical word stands beside it ("transition to ihd then ltach")
                 words, start = words[1:], m.start("name") + len(m.group("name")) - len(words[1])
             head = _SPANISH_HOME_HEAD.search(text, max(0, start - 40), start)
-            if head and head.group(0) and not any(w in FUNCTION_WORDS for w in head.group(0).lower().split() if len(w) > 3):
+            if head and head.group(0) and not any(len(w) > 3 and w in FUNCTION_WORDS for w in head.group(0).lower().split()):
+                # "from la casa de san juan nursing home": the whole Spanish name is the home's ("from de ..." is none)
                 out.append(Span(head.start(), m.end(), Category.HOSPITAL, 0.7, "facility/lower_home"))
                 continue
             # "to riverside ltach": where the patient goes, only a frequent word is no home's name

@@ -132,11 +132,11 @@ _IN_LAW_RELATIONS = frozenset({"daughter", "son", "mother", "father", "sister", 
 _PLACE_LEAD = rule_list("names", "place_lead_words")
 #: what a trade follows: "WORKS AS A MASON", "retired as a logger" ("A" in capitals is the article, no initial)
 _JOB_BEFORE = re.compile(r"\b(?:works?|worked|working|job|employed|retired|career)[ \t]+as[ \t]+(?:(?:a|an)[ \t]+)?$", re.I)
-#: a home written after these is a place, whatever the name lists say
 #: a reflex's grade after "dtr" or "dtrs"
 _REFLEX_GRADE = re.compile(r"s?[ \t]*[0-4]\+")
 #: where someone lives was said earlier in the clause
 _LIVES_EARLIER = re.compile(r"\b(?:lives|living|resides|residing)\b[^.;\n]*$", re.I)
+#: a home written after these is a place, whatever the name lists say
 _HOME_CUE_BEFORE = re.compile(
     r"\b(?:lives|living|live|resides|residing|reside|moved|relocated|born|raised|grew[ \t]+up)(?:[ \t]+(?:alone|here|there|now))?"
     r"[ \t]+(?:in|to|near|from)[ \t]+$",
@@ -807,7 +807,7 @@ class NameRecognizer(RuleRecognizer):
         return (
             0 < k
             and first < len(tokens)
-            and tokens[k - 1].lower in ("a", "an", "the")
+            and tokens[k - 1].lower in _ARTICLES
             and tokens[first].caseless
             and self.lexicon.is_common_word(tokens[first].lower)
             and not self.lexicon.is_first(tokens[first].lower)
