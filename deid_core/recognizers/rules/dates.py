@@ -472,19 +472,24 @@ _CULTURE_AFTER = re.compile(r"^[ \t]*(?:[bu]cx|cx|cultures?|bottles?|gn[rcb]s?|g
 _CULTURE_BEFORE = re.compile(r"\b(?:[bu]cx|cx|cultures?|bottles?)[ \t:]*$", _I)
 
 
+def _sentence_start(text: str, start: int) -> int:
+    """Where the sentence holding ``start`` begins: after a line break, a full stop or a semicolon."""
+    return max(text.rfind("\n", 0, start), text.rfind(". ", 0, start), text.rfind(";", 0, start)) + 1
+
+
 _PAIN_WORD = re.compile(r"\b(?:pain|painful|discomfort|ha|h/a|headache|cp|aches?|aching|soreness)\b", re.I)
 
 
 def _pain_in_sentence(text: str, start: int) -> bool:
     """Pain named earlier in the sentence, and no date cue right before the number ("pain since 5/10" is a day)."""
-    sentence_start = max(text.rfind("\n", 0, start), text.rfind(". ", 0, start), text.rfind(";", 0, start)) + 1
+    sentence_start = _sentence_start(text, start)
     before = text[sentence_start:start]
     return bool(_PAIN_WORD.search(before)) and not _MD_CUE_BEFORE.search(before)
 
 
 def _earlier_score_in_sentence(text: str, start: int, denominator: str) -> bool:
     """An earlier m/d in the same sentence, out of the same total, that is itself a score."""
-    sentence_start = max(text.rfind("\n", 0, start), text.rfind(". ", 0, start), text.rfind(";", 0, start)) + 1
+    sentence_start = _sentence_start(text, start)
     for m in re.finditer(rf"(?<![\d/])\d{{1,2}}/{denominator}(?![\d/])", text[sentence_start:start]):
         if in_score_or_count(text, sentence_start + m.start(), sentence_start + m.end()):
             return True
