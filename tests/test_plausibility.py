@@ -163,6 +163,9 @@ def test_an_unsure_model_span_does_not_replace_a_guess(check):
         ("YOUNG MALE S/P 4-WHEELER ROLLOVER IN A RICE FIELD", "-WHEELER", Category.PATIENT),  # glued to a number
         ("SOCIAL: RICE FARMER, WIFE SAYS HE SLEEPS IN A RECLINER.", "RICE FARMER", Category.PATIENT),  # a trade
         ("44 YO M ROUSTABOUT WORKS OFFSHORE FOR HALLIBURTON", "ROUSTABOUT", Category.PATIENT),
+        ("brought photo of his dog sadie, asking about home", "sadie", Category.PATIENT),  # a pet's name
+        ("PT EATING JELL-O AND A BANANA", "JELL-O", Category.PATIENT),  # a food, listed with its hyphen
+        ("PT WANTS TO GO HOME TO THE MESA BEFORE LAMBING SEASON.", "MESA", Category.LOCATION),  # the land, not the town
     ],
 )
 def test_what_a_model_mistakes_for_an_identifier_stays_out(check, text, value, category):

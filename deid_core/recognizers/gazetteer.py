@@ -46,6 +46,7 @@ from deid_core.recognizers.lexicon import (
     default_lexicon,
     prominent_places,
     read_list,
+    rule_list,
     us_cities,
     us_counties,
     us_postal_towns,
@@ -92,6 +93,16 @@ def branch_city_end(text: str, end: int, lexicon: Lexicon, *, caps: bool = False
     if word in us_postal_towns() and lexicon.frequency(word) < RARE_TOWN_WORD_FREQ and not lexicon.is_name(word):
         return m.end(1)  # "HERITAGE PHARMACY BLACKFOOT": a post-office town English never writes
     return end
+
+
+#: the last words of places' names, which alone after "the" are the land itself ("the mesa", "the bayou")
+_LANDFORMS = rule_list("place_cues", "place_tail_words")
+_THE_BEFORE = re.compile(r"\bthe[ \t]+$", re.IGNORECASE)
+
+
+def landform_after_the(text: str, start: int, end: int) -> bool:
+    """One word that ends places' names, after "the": the land itself ("GO HOME TO THE MESA"), not a town of that name."""
+    return text[start:end].lower() in _LANDFORMS and bool(_THE_BEFORE.search(text, max(0, start - 8), start))
 
 
 def _facility_shape(text: str, start: int, end: int) -> bool:
@@ -499,6 +510,8 @@ class GazetteerRecognizer(RuleRecognizer):
             return False  # "per Portland-style protocol": a place made an adjective
         if _MODEL_LETTER_AFTER.match(text, hit.end):
             return False  # "MIAMI J ON", "Miami J removed": a collar's model, named for a place
+        if landform_after_the(text, hit.start, hit.end):
+            return False  # "HOME TO THE MESA", "down in the valley": a landform, not the town that bears its name
         cue = bool(_PLACE_CUE.search(text[max(0, hit.start - 30) : hit.start]))
         if not cue and "country" in hit.kinds and _PLACE_COMMA_BEFORE.search(text[max(0, hit.start - 40) : hit.start]):
             cue = True  # "Manila, Philippines": a country after a capitalised place and a comma

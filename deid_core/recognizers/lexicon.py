@@ -341,12 +341,12 @@ class Lexicon:
     def is_common_word(self, token: str, *, strict: bool = False) -> bool:
         """An ordinary English or clinical word that is not first of all a name."""
         t = token.lower()
+        if t in self.stopwords or self.is_clinical(t):
+            return True  # listed as written, with its hyphen: "c-collar", "jell-o"
         if "-" in t.strip("-"):
             # "skin-to-skin", "short-term": a compound of frequent words is an ordinary word ("Rose-Marie", "Jun-ho"
             # and "Tri-River" are names)
             return all(part in _COMPOUND_JOINERS or (len(part) > 3 and self.is_common_word(part, strict=True)) for part in t.split("-") if part)
-        if t in self.stopwords or self.is_clinical(t):
-            return True
         if self._prefixed_surname(t):
             return False  # wordfreq counts "o'neill" often, yet only a name is written so
         if self.is_name(t):
@@ -494,6 +494,11 @@ def us_postal_towns() -> frozenset[str]:
             if isinstance(name, str) and _NAME_OK.match(name.replace(".", "")):
                 out.add(name.lower())
     return frozenset(out)
+
+
+def is_listed_town(name: str) -> bool:
+    """A lowercase name the city lists or the post office lists; a rule must still say why a town is meant."""
+    return name in us_cities() or name in us_postal_towns()
 
 
 #: a city this large, or a country, is a place even without a cue when its name is rarely a person's

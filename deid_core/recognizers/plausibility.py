@@ -38,10 +38,10 @@ import re
 from bisect import bisect_left
 from collections.abc import Sequence
 
-from deid_core.recognizers.gazetteer import after_eponym_modifier, followed_by_eponym_trigger, in_eponym_pair
+from deid_core.recognizers.gazetteer import after_eponym_modifier, followed_by_eponym_trigger, in_eponym_pair, landform_after_the
 from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, NAME_PARTICLES, Lexicon, default_lexicon, rule_list
 from deid_core.recognizers.pipeline import DetectConfig
-from deid_core.recognizers.rules.common_words import LANGUAGE_BEFORE, REGIMEN_TYPES, TRADES
+from deid_core.recognizers.rules.common_words import ANIMAL_BEFORE, LANGUAGE_BEFORE, REGIMEN_TYPES, TRADES
 from deid_core.recognizers.rules.dates import in_score_or_count
 from deid_core.recognizers.rules.nearby import CLOCK_TIME
 from deid_core.recognizers.rules.tokens import CaseBlind
@@ -240,6 +240,8 @@ class PlausibilityCheck:
             return False  # "bitten by eastern diamondback", "KICKED BY BLACK ANGUS": what struck the patient is no place
         if span.category is Category.LOCATION and self._kind_of_place(core) and CaseBlind(text).at(core, span.start):
             return False  # "hay mow in bank barn": where case says nothing, everyday words ending in a kind of place
+        if span.category is Category.LOCATION and landform_after_the(text, span.start, span.end):
+            return False  # "GO HOME TO THE MESA": the land, not the town
         if span.category is Category.LOCATION and self._unnamed_road(core):
             return False  # "STUCK IN DRIFT ON GRAVEL RD N OF ROUNDUP": a road's surface names no road
         if span.category is Category.AGE:
@@ -259,6 +261,8 @@ class PlausibilityCheck:
             return False  # "S/P 4-WHEELER ROLLOVER": a word a hyphen glues to a number makes a compound, no name
         if span.category in _NAMES and (_TOKEN.findall(core) or [""])[-1].lower() in TRADES and CaseBlind(text).at(core, span.start):
             return False  # "SOCIAL: RICE FARMER", "44 YO M ROUSTABOUT": where case says nothing, a trade is the patient's work
+        if span.category in _NAMES and ANIMAL_BEFORE.search(line_before):
+            return False  # "photo of his dog sadie": a pet's name
         if span.category in _NAMES and LANGUAGE_BEFORE.search(line_before) and " " not in core:
             return False  # "PREFERS KRIOLU": one word after "prefers" or "speaks" is a language
         if span.category in _NAMES and _WEAK_NAME_CUE.search(line_before) and self._describes(core):

@@ -333,3 +333,10 @@ def test_a_drive_named_by_names_is_a_street_where_case_says_nothing(unit_finds):
 def test_a_lettered_or_numbered_avenue_with_its_house_number_is_a_street(unit_finds):
     assert unit_finds("address", "dc planning home to 409 s ave b w/ husband") == {"409 s ave b": Category.LOCATION}
     assert unit_finds("address", "LIVES AT 1204 AVENUE J, ALONE") == {"1204 AVENUE J": Category.LOCATION}
+
+
+def test_a_county_written_short_is_a_place_only_when_a_county_bears_that_name(unit_finds):
+    text = "HORSE TRAINER AT MEADOWVIEW STABLES IN WOODFORD CO, FROM ST. CLAIR CO BEFORE THAT."
+    assert unit_finds("address", text) == {"WOODFORD CO": Category.LOCATION, "ST. CLAIR CO": Category.LOCATION}
+    assert unit_finds("address", "moved from san juan co. last year" + LOWER_TAIL) == {"san juan co.": Category.LOCATION}
+    assert unit_finds("address", "PA CATH: CI 2.1, CO 4.5, FICK CO 4.9. CHECK CO IN AM. CO-PAY ISSUE.") == {}

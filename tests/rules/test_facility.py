@@ -641,3 +641,24 @@ def test_a_shared_hospital_name_opened_by_an_ordinary_word_keeps_it(unit_finds):
 
 def test_an_outreach_clinic_is_a_service_not_a_named_place(unit_finds):
     assert unit_finds("facility", "TEACHING DONE. F/U W/ CARDIOLOGY OUTREACH CLINIC IN GORDON NEXT WK.") == {}
+
+
+def test_a_verb_after_to_opens_what_is_to_be_done_not_a_facilitys_name(unit_finds):
+    text = "RENAL TEAM TO DISCUSS LONG TERM DIALYSIS. FAMILY WANTS TO DISCUSS HOME HOSPICE."
+    assert unit_finds("facility", text) == {}
+    assert unit_finds("facility", "PLAN TO ARRANGE BLUEGRASS HOSPICE CARE.") == {"BLUEGRASS HOSPICE": Category.HOSPITAL}
+
+
+def test_a_practice_named_by_its_kind_and_a_listed_town_is_a_facility(unit_finds):
+    assert unit_finds("facility", "SW FAXED H&P TO PCP AT FAMILY CARE OF NICHOLASVILLE.") == {"FAMILY CARE OF NICHOLASVILLE": Category.HOSPITAL}
+    text = "pcp is family medicine of mount sterling, history of dialysis of the fistula" + LOWER_TAIL
+    assert unit_finds("facility", text) == {"family medicine of mount sterling": Category.HOSPITAL}
+
+
+def test_a_community_hospital_named_before_its_emergency_room_is_a_facility(unit_finds):
+    text = "wife drove him to georgetown community er, flown here" + LOWER_TAIL
+    assert unit_finds("facility", text) == {"georgetown community": Category.HOSPITAL}
+
+
+def test_drugs_written_short_are_no_facilitys_name(unit_finds):
+    assert unit_finds("facility", "HOUSEHOLD CONTACTS GETTING DOXY PPX THROUGH PUBLIC HEALTH. CAT TAKEN TO THE VET.") == {}

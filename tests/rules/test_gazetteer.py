@@ -111,3 +111,8 @@ def test_a_short_chain_typed_in_lower_case_is_named_where_medicines_are_sent_or_
     assert unit_finds("gazetteer", "wife wants list sent to cvs, per daughter." + LOWER_TAIL) == {"cvs": Category.HOSPITAL}
     assert unit_finds("gazetteer", "home meds from cvs per daughter." + LOWER_TAIL) == {"cvs": Category.HOSPITAL}
     assert unit_finds("gazetteer", "neuro: intact. cvs: sr 80s, map 70s. resp: 2l nc." + LOWER_TAIL) == {}
+
+
+def test_a_landform_after_the_is_no_town_of_that_name(unit_finds):
+    assert unit_finds("gazetteer", "PT WANTS TO GO HOME TO THE MESA BEFORE LAMBING SEASON.") == {}
+    assert unit_finds("gazetteer", "PT LIVES IN MESA, AZ WITH HIS SON.") == {"MESA, AZ": Category.LOCATION}

@@ -77,3 +77,16 @@ def test_a_licence_plate_after_its_label_is_an_identifier(unit_finds):
     assert unit_finds("id", "ORIF L TIB PLATE 3.5MM, 7 HOLE PLATE. PLATE AND SCREWS INTACT.") == {}
     assert unit_finds("id", "ASKING ABOUT TRUCK LEFT AT GAME LANDS, TAG HKR-3391.") == {"HKR-3391": Category.ID}
     assert unit_finds("id", "SKIN TAG 3MM. TAG 2 UNITS.") == {}
+
+
+def test_a_number_shaped_as_two_clock_times_is_an_identifier_after_a_label_that_says_number(unit_finds):
+    assert unit_finds("id", "organ procurement called, ref # 2231-0457 given") == {"2231-0457": Category.ID}
+    assert unit_finds("id", "order 1400-1600, visit 1400") == {}
+
+
+def test_a_trauma_alias_number_is_an_identifier(unit_finds):
+    assert unit_finds("id", "registered as unknown male trauma alias 77-4410") == {"77-4410": Category.ID}
+
+
+def test_a_record_number_a_few_words_after_its_label_may_end_the_sentence(unit_finds):
+    assert unit_finds("id", "MRN MERGED TO 0081-55-204. CASE MGR LOOKING FOR FAMILY.") == {"0081-55-204": Category.ID}

@@ -1113,3 +1113,22 @@ def test_a_role_word_after_an_article_names_a_thing(detect):
 def test_after_where_someone_lives_a_word_before_a_relation_is_still_masked(detect):
     found = detect("POD 1 EX-LAP/SBR. LIVES HANA, MAUI, SON DROVE 3 HRS THEN FLEW OVER. NEURO INTACT")
     assert "MAUI" in found and "HANA" in found
+
+
+def test_a_name_after_an_animal_is_a_pets_unless_a_title_makes_it_a_persons(unit_finds):
+    text = "wife brought photo of his dog sadie, asking when he can get back to the foals" + LOWER_TAIL
+    assert unit_finds("names", text) == {}
+    assert unit_finds("names", "MARE NAMED SUGAR FOALED LAST WEEK. SON SAM AT BEDSIDE.") == {"SAM": Category.PATIENT}
+    assert unit_finds("names", "Seen by Dr. Colt today.") == {"Colt": Category.DOCTOR}
+
+
+def test_a_function_word_before_dob_is_no_part_of_a_name(unit_finds):
+    assert unit_finds("names", "pt age unknown, registration still working on dob" + LOWER_TAIL) == {}
+
+
+def test_a_preference_written_short_after_a_relation_is_no_name(unit_finds):
+    assert unit_finds("names", "NAVAJO INTERPRETER USED PER MOM PREF. SPANISH PREF, INTERPRETER USED.") == {}
+
+
+def test_a_navajo_home_is_no_name(unit_finds):
+    assert unit_finds("names", "propane heater flash burn in hogan, 22% tbsa" + LOWER_TAIL) == {}

@@ -58,9 +58,36 @@ def test_switched_off_organisations_are_not_detected(detect):
     assert "MT. ZION M.B. CHURCH" not in detect(note, without="organization")
 
 
-def test_one_rare_word_after_a_cue_of_work_is_an_employer_only_when_it_is_a_name(unit_finds):
+def test_one_rare_word_after_a_cue_of_work_is_an_employer_only_when_it_is_a_name_or_english_never_writes_it(unit_finds):
     assert unit_finds("organization", "worked at tyson for 20 yrs" + LOWER_TAIL) == {"tyson": O}
+    assert unit_finds("organization", "pt 19 yo student at transy, ran out of insulin" + LOWER_TAIL) == {"transy": O}
     assert unit_finds("organization", "works at cannery in king cove" + LOWER_TAIL) == {}
+
+
+def test_a_trade_names_where_it_is_plied(unit_finds):
+    text = "HORSE TRAINER AT MEADOWVIEW STABLES IN WOODFORD CO, WANTS TO KNOW WHEN SHE CAN RIDE."
+    assert unit_finds("organization", text) == {"MEADOWVIEW STABLES": O}
+    assert unit_finds("organization", "INTERPRETER AT BEDSIDE. DEPUTY AT BEDSIDE. SHERIFF FOR UPDATE. NURSE AT BEDSIDE.") == {}
+    assert unit_finds("organization", "SWEEP ADJUSTED PER PERFUSIONIST FOR PCO2. MAP 70-75.") == {}
+
+
+def test_an_employer_named_without_a_verb_or_in_a_work_note_is_an_employer(unit_finds):
+    text = "EMPLOYER BLUE GRASS FREIGHT LINES CALLED FOR UPDATE. WIFE ASKING ABOUT WORK NOTE FOR ELKHORN CREEK DISTILLING, PT IS A BARREL ROLLER."
+    assert unit_finds("organization", text) == {"BLUE GRASS FREIGHT LINES": O, "ELKHORN CREEK DISTILLING": O}
+    assert unit_finds("organization", "employer called x2, no info given" + LOWER_TAIL) == {}
+    assert unit_finds("organization", "Job demands (employer JDA): lift 50 lb floor-to-waist occasionally.") == {}
+
+
+def test_a_teachers_school_follows_the_grade_she_teaches(unit_finds):
+    text = "she teaches 6th grade at woodford county middle, worried about her class" + LOWER_TAIL
+    assert unit_finds("organization", text) == {"woodford county middle": O}
+
+
+def test_after_the_a_workplace_needs_a_business_last_word_and_words_that_say_which_not_what_kind(unit_finds):
+    assert unit_finds("organization", "works nights at the toyota plant in georgetown" + LOWER_TAIL) == {"toyota plant": O}
+    assert unit_finds("organization", "chest pain while at work at the supreme rice mill" + LOWER_TAIL) == {"supreme rice mill": O}
+    none = "works at the casino nights, works at the feed store, works at the horse farm, works at the cheese plant" + LOWER_TAIL
+    assert unit_finds("organization", none) == {}
 
 
 def test_where_a_person_studies_or_is_stationed_is_named_as_an_employer_is(unit_finds):

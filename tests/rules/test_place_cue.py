@@ -452,3 +452,26 @@ def test_a_rare_town_near_the_scene_is_a_place_with_a_clause_running_on(unit_fin
 def test_one_ordinary_word_that_names_no_town_is_no_place_where_case_says_nothing(unit_finds):
     assert unit_finds("place_cue", "BP 110/60 POST. PT LIVES 18 MI FROM PAVEMENT, CASE MGR WORKING ON WINTER PLAN") == {}
     assert unit_finds("place_cue", "PT LIVES 40 MI FROM VALENTINE ON RANCH") == {"VALENTINE": Category.LOCATION}
+
+
+def test_a_famous_town_after_a_facility_in_is_the_town_but_an_everyday_word_is_not(unit_finds):
+    text = "pt dialyzes mwf at bluegrass kidney center in paris" + LOWER_TAIL
+    assert unit_finds("place_cue", text) == {"paris": Category.LOCATION}
+    assert unit_finds("place_cue", "PT TRANSFERRED FROM BLUEGRASS COMMUNITY HOSP IN VERSAILLES.")["VERSAILLES"] is Category.LOCATION
+    none = "seen at clinic in general surgery, rehab in progress, dialysis in am, pharmacy in town closed" + LOWER_TAIL
+    assert unit_finds("place_cue", none) == {}
+
+
+def test_a_rare_town_past_which_someone_lives_is_a_place(unit_finds):
+    text = "home is 40 min past chama on dirt road, case mgmt discussing" + LOWER_TAIL
+    assert unit_finds("place_cue", text) == {"chama": Category.LOCATION}
+
+
+def test_ordinary_words_before_a_kind_of_place_name_no_town(unit_finds):
+    assert unit_finds("place_cue", "STATES PT WAS DRIVING BACK FROM FLEA MARKET. ASKED ABOUT POLICE REPORT.") == {}
+    assert unit_finds("place_cue", "lives in twin buttes trailer park w wife" + LOWER_TAIL) == {"twin buttes": Category.LOCATION}
+
+
+def test_a_pueblo_ends_a_places_name(unit_finds):
+    text = "PT WANTS TO GO HOME TO ZUNI PUEBLO AND DECLINES REINTUBATION."
+    assert unit_finds("place_cue", text) == {"ZUNI PUEBLO": Category.LOCATION}

@@ -26,6 +26,7 @@ from deid_core.recognizers.lexicon import (
     default_lexicon,
     rule_list,
     us_cities,
+    us_counties,
 )
 from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.gazetteer import transfer_not_state
@@ -97,6 +98,13 @@ _COUNTY = re.compile(r"(?<![\w'’-])(?:(?:St\.|[A-Z][a-z'’]+)[ \t]+){1,2}(?:C
 #: the same where case says nothing: "admitted from wrmc in ravenna county", "DUNHAM COUNTY DEPUTY HERE"
 _CASELESS_COUNTY = re.compile(
     r"(?<![\w'’-])(?P<name>[a-z][a-z'’]{2,})[ \t]+(?:county|parish|borough|township|twp)\b(?![ \t]+(?:of\b|hosp|hospital|medical|general|memorial|health|jail))",
+    _I,
+)
+#: a county written short, its name one or two words: "TRAINER IN WOODFORD CO", "from san juan co." (only a listed
+#: county's name: "CO 4.5" is cardiac output; "co rd" is a road, "co-pay" no county)
+_COUNTY_SHORT = re.compile(
+    r"(?<![\w'’.-])(?:(?P<lead>[A-Za-z][A-Za-z'’.]*)[ \t]+)?(?P<name>[A-Za-z][A-Za-z'’]{2,})[ \t]+co\b\.?"
+    r"(?![-/\w]|[ \t]*\.?[ \t]*(?:rd|road|hwy|highway)\b)",
     _I,
 )
 #: the word right before a position, on the same line
@@ -445,6 +453,12 @@ class LocationPatternRecognizer(RuleRecognizer):
                 if before and self._caseless_county(text, before.group(1), before.start(1)):
                     start = before.start(1)  # "CHICKASAW BLUFF COUNTY": a name of two words
                 out.append(Span(start, m.end(), Category.LOCATION, score=0.7, source="address/county"))
+        for m in _COUNTY_SHORT.finditer(text):
+            two = f"{m.group('lead')} {m.group('name')}".lower() if m.group("lead") else ""
+            if two and f"{two} county" in us_counties():
+                out.append(Span(m.start("lead"), m.end(), Category.LOCATION, score=0.7, source="address/county_short"))
+            elif f"{m.group('name').lower()} county" in us_counties():
+                out.append(Span(m.start("name"), m.end(), Category.LOCATION, score=0.7, source="address/county_short"))
         for m in _ZIP_LABELLED.finditer(text):
             out.append(Span(m.start("zip"), m.end("zip"), Category.LOCATION, score=0.85, source="address/zip"))
         for m in _WARD.finditer(text):

@@ -5,7 +5,8 @@
 name (names, facility); ``DRUG_SUFFIX`` and ``TITLE_BEFORE_NAME`` keep drugs
 and people out of places and facilities; ``PLACE_TAILS`` end a place's name
 (place_cue, address); ``FACILITY_TAILS`` end a facility's name (the completion of a name found in part,
-organization); ``past_tense`` tells a verb after a name or a place (names, place_cue).
+organization); ``past_tense`` tells a verb after a name or a place (names, place_cue); ``ANIMAL_BEFORE`` makes
+a name a pet's (names, and the check on the model's names).
 """
 
 from __future__ import annotations
@@ -38,6 +39,13 @@ DRUG_SUFFIX = re.compile(
 TITLE_BEFORE_NAME = re.compile(r"\b(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof)\.?[ \t]+$", re.IGNORECASE)
 #: what a language follows: "prefers Kriolu", "SPEAKS TWI", "language: Tagalog" (names and the model's names)
 LANGUAGE_BEFORE = re.compile(r"\b(?:prefers|preferred|speaks?|speaking|spoken|language|lang)[ \t]*:?[ \t]*$", re.IGNORECASE)
+#: an animal just before: what follows is a pet's name, no person's ("photo of his dog sadie", "MARE NAMED SUGAR")
+#: (names, and the model's names)
+ANIMAL_BEFORE = re.compile(
+    r"\b(?:dogs?|puppy|pup|cats?|kitten|horses?|mare|gelding|colt|filly|stallion|pony|pets?|parrot|bird|goat|mule|donkey)"
+    r"(?:[ \t]+(?:named|called))?[ \t]*,?[ \t]*$",
+    re.IGNORECASE,
+)
 
 #: irregular past tenses, and words in -ed that are no verb's past ("bed", "red", "shed")
 PAST_VERBS = rule_list("names", "past_verbs")

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.case import note_is_lower
 from deid_core.recognizers.gazetteer import RARE_TOWN_WORD_FREQ, STORE_NUMBER, GazetteerResources, branch_city_end, default_resources
-from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, VERY_COMMON_WORD_FREQ, Lexicon, alternation, rule_list, us_cities, us_counties, us_postal_towns
+from deid_core.recognizers.lexicon import COMMON_WORD_FREQ, VERY_COMMON_WORD_FREQ, Lexicon, alternation, is_listed_town, rule_list, us_cities, us_counties, us_postal_towns
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, FUNCTION_WORDS, PAST_VERBS, PLACE_TAILS, REGIMEN_TYPES, RESIDENCE_TAILS, TITLE_BEFORE_NAME
 from deid_core.recognizers.rules.tokens import caps_line_at
 from deid_core.spans import Category, Span
@@ -83,6 +83,9 @@ _NOT_A_NAME_AFTER = re.compile(
 )
 #: types that also name a service or an operation ("Plastic Surgery", "Consult Service"): they need a proper name
 _WEAK_FAC_TYPES = rule_list("facilities", "weak_types")
+#: verbs in their plain form, as they follow "will" or "to" ("TO DISCUSS HOME HOSPICE", "to arrange rehab")
+_BASE_VERBS = rule_list("names", "modal_verbs")
+_TO_BEFORE = re.compile(r"\bto[ \t]+$", _I)
 #: a verb that calls a service, before its name: "page general surgery", "consult plastic surgery"
 _CONTACT_VERBS = frozenset({"page", "paged", "call", "called", "consult", "consulted", "notify", "notified"})
 _ADJECTIVE_END = re.compile(r"(?:ic|al|ive|ary|ous|ical|ian)$")
@@ -198,12 +201,14 @@ _LOWER_FACILITY = re.compile(
     r"|care[ \t]+center|infusion[ \t]+(?:center|services|partners)|(?:residential[ \t]+)?treatment[ \t]+center|shelter"
     # the federal and tribal clinics of a rural catchment, and the family practices that send to it: "canyon wells ihs"
     r"|ihs|(?:tribal|indian)[ \t]+health|health[ \t]+(?:ctr|clinic)|family[ \t]+(?:medicine|health)|medical[ \t]+group|pharmacy"
+    # a town's community hospital, named before its emergency room: "drove him to georgetown community er"
+    r"|community(?=[ \t]+e[rd]\b)"
     # a town's critical access hospital and its drugstore: "tnk given at ava cah", "refill at hometown drug"
     r"|(?:reg|gen)\.?" + _SHORT_TYPE_NOT_BEFORE + r"|cah|critical[ \t]+access(?:[ \t]+hosp(?:ital)?)?|drug(?![ \t]+(?:screen|seeking|use|abuse|levels?|rash|reaction|fever|test|class)\b)))(?![\w-])"
 )
 _NOT_LOWER_HEADS = rule_list("facilities", "not_lower_heads")
 #: a hospital's own type words, after which an ordinary word of English's less frequent may head the name
-_HOSPITAL_TYPE_END = re.compile(r"[ \t](?:hosp(?:ital)?|regional|general|memorial|medical[ \t]+(?:center|ctr)|med[ \t]+ctr)$")
+_HOSPITAL_TYPE_END = re.compile(r"[ \t](?:hosp(?:ital)?|regional|general|memorial|medical[ \t]+(?:center|ctr)|med[ \t]+ctr|community)$")
 _HOSPITAL_HEAD_FREQ = 1e-4
 #: a disposition and the preposition of where it sends the patient: "referral to", "accepted at", "tx'd from"
 #: the verbs that move a patient to or from a place
@@ -255,6 +260,13 @@ _PLACE_PREPOSITION_BEFORE = re.compile(r"\b(?:from|at|to|in)[ \t]+$", re.I)
 _FAC_OF = re.compile(
     r"(?<![\w])(?P<type>(?:Hospital|Medical[ \t]+Center|Clinic|Infirmary|University|Health[ \t]+System))[ \t]+of[ \t]+(?:the[ \t]+)?"
     r"(?P<rest>(?:[A-Z][\w'’.-]*[ \t]*(?:of[ \t]+)?){1,5})"
+)
+#: a practice named by its kind and its town, in any case: "FAMILY CARE OF NICHOLASVILLE", "pediatrics of danville"
+_PRACTICE_OF_TOWN = re.compile(
+    r"(?<![\w-])(?:(?:family|primary|urgent|women['’]?s|senior|kidney|eye|foot|heart|skin)[ \t]+care|pediatrics|cardiology|urology"
+    r"|dermatology|orthop(?:a)?edics|oncology|nephrology|neurology|gastroenterology|pulmonology|(?:family|internal)[ \t]+medicine"
+    r"|family[ \t]+practice|dialysis|surgical[ \t]+associates)[ \t]+of[ \t]+(?P<town>[a-z][a-z'’-]+\.?)(?:[ \t]+(?P<second>[a-z][a-z'’-]+))?",
+    _I,
 )
 _FAC_TRIM = rule_list("facilities", "trim_words")
 #: words that join a facility's name words ("Hospital of the ...", "Health and Rehab", "Center for ...")
@@ -513,6 +525,18 @@ class FacilityRecognizer(RuleRecognizer):
     def __init__(self, resources: GazetteerResources | None = None) -> None:
         self.resources = resources or default_resources()
 
+    def _practice_town_end(self, m: re.Match[str]) -> int | None:
+        """Where the listed town that names a practice ends: two words ("mount sterling", "st. albans", which the post
+        office lists as "st albans"), or one that is no function or clinical word."""
+        first = m.group("town").rstrip(".").lower()
+        if m.group("second"):
+            two = f"{m.group('town')} {m.group('second')}".lower()
+            if any(is_listed_town(t) for t in (two, two.replace(".", ""))):
+                return m.end("second")
+        if first in FUNCTION_WORDS or self.resources.lexicon.is_clinical(first):
+            return None
+        return m.start("town") + len(first) if is_listed_town(first) else None
+
     def find(self, text: str, context: NoteContext | None) -> Iterable[Span]:
         lex = self.resources.lexicon
         out: list[Span] = []
@@ -557,6 +581,9 @@ class FacilityRecognizer(RuleRecognizer):
                     low.endswith("ing") and caps_line_at(text, m.start()) and lex.is_common_word(low) and not lex.is_name(low) and low not in us_cities()
                 ):
                     keep += 1  # "Recommended Home Care", "REFUSING AM LABS": a verb before the name
+                    continue
+                if keep + 1 < len(words) and low in _BASE_VERBS and _TO_BEFORE.search(text, 0, m.start("name") + words[keep].start()):
+                    keep += 1  # "RENAL TEAM TO DISCUSS LONG TERM DIALYSIS": a verb after "to" opens what is to be done
                     continue
                 if caps_line_at(text, m.start()) and keep + 1 < len(words) and _caps_verb(lex, low):
                     keep += 1  # "CM FOUND PATIENT ASSISTANCE PROGRAM", "PT RECOMMENDS ACUTE REHAB": a verb opens the clause
@@ -642,6 +669,10 @@ class FacilityRecognizer(RuleRecognizer):
             if not rest:
                 continue
             out.append(Span(m.start(), m.start("rest") + len(rest), Category.HOSPITAL, 0.75, "facility/of"))
+        for m in _PRACTICE_OF_TOWN.finditer(text):
+            end = self._practice_town_end(m)
+            if end:
+                out.append(Span(m.start(), end, Category.HOSPITAL, 0.75, "facility/practice_of_town"))
         for m in _CHAIN_STORE.finditer(text):
             out.append(Span(m.start(), m.end(), Category.HOSPITAL, 0.8, "facility/store"))
         for m in _CHAIN_ON.finditer(text):
@@ -846,7 +877,7 @@ class FacilityRecognizer(RuleRecognizer):
         if not core:
             return False
         joined = " ".join(core)
-        if not air and (joined in us_cities() or joined in us_postal_towns() or f"{joined} county" in us_counties()):
+        if not air and (is_listed_town(joined) or f"{joined} county" in us_counties()):
             # a volunteer service is named for its town even when the town is a word ("BATH VOL AMBULANCE")
             volunteer = any(w in _VOLUNTEER_INFIXES for w in words[len(core) :])
             return len(core) > 1 or volunteer and not lex.is_clinical(joined) or not (_plain_word(lex, joined) or lex.is_common_word(joined, strict=True))

@@ -50,6 +50,8 @@ _ID_LABELS = (
     r"|IMEI|MEID|A-?Number|Alien[ \t]+(?:number|no\.?|#)|EID|Emirates[ \t]+ID|Aadhaar|CPF|RNOKPP|AMKA|AFM|Fallnummer|Cart[ãa]o[ \t]+Nacional[ \t]+de[ \t]+Sa[úu]de"
     r"|chart(?=[ \t]+[A-Z]{1,5}-?\d)|donor[ \t]*#|straw|vial(?:[ \t]+lot)?(?=[ \t]*[:#]?[ \t]*[A-Z]{1,4}-?\d)"
     r"|docket|run[ \t]*(?:number|no\.?|#)|file[ \t]*(?:number|no\.?|#)|incident[ \t]*(?:report[ \t]*)?(?:number|no\.?|#)"
+    # the number an unnamed trauma patient is registered under: "unknown male trauma alias 77-4410"
+    r"|(?:trauma[ \t]+)?alias(?=[ \t]*[:#]?[ \t]*[A-Z]{0,5}-?\d)"
     r"|rx[ \t]*(?:number|no\.?|#)|prescription[ \t]*(?:number|no\.?|#)|permit[ \t]*(?:number|no\.?|#)"
     r"|(?:case|order|visit|encounter|specimen|sample|lab|ticket|claim|accession|requisition|report|exam|study|series|kit|"
     r"tube|slide|block|batch|voucher|authorization|auth|referral|prescription|rx)(?=[ \t]*(?:[:#]|\b[A-Z]{0,4}-?\d))"
@@ -83,12 +85,18 @@ _MEASURE_VALUE = re.compile(
 _CLOCK_TIME = re.compile(CLOCK_TIME)
 
 
+#: what says a number follows a label: "#", ":", "number", "no."
+_NUMBER_MARK = re.compile(r"[#:]|\b(?:number|no)\b", _I)
+
+
 def _labelled_id_ok(text: str, m: re.Match[str]) -> bool:
     v = m.group("v")
     if _clinical_value(v) or _MEASURE_VALUE.fullmatch(v):
         return False  # "NEPH TUBE 350CC": a volume
-    if _CLOCK_TIME.fullmatch(v) and not _STRONG_ID_LABEL.match(m.group("label")) and not re.search(r"[#:]", text[m.end("label") : m.start("v")]):
-        return False  # a weak label followed by a clock time with nothing between: a time, not a number
+    if _CLOCK_TIME.fullmatch(v) and not _STRONG_ID_LABEL.match(m.group("label")) and not _NUMBER_MARK.search(text, m.start("label"), m.start("v")):
+        # a weak label followed by a clock time with nothing that says number: a time ("order 1400"), not a number
+        # ("ref # 2231-0457")
+        return False
     if re.fullmatch(r"\d{1,3}[.,]\d{1,2}", v):
         return False  # "NPi 4.2": a small decimal is a reading even after a strong label (an NPI has ten digits)
     if re.fullmatch(r"\d{1,2}/\d{1,2}(?:/(?:\d{2}|\d{4}))?", v):
@@ -229,7 +237,7 @@ _ID_RULES = _ID_RULES + (
         Category.ID,
         re.compile(
             r"\b(?:MRN|MR#|med(?:ical)?[ \t]+rec(?:ord)?[ \t]+(?:number|no\.?|#)|record[ \t]+(?:number|no\.?|#)|acct|account[ \t]+(?:number|no\.?|#))"
-            r"(?P<gap>(?:[ \t]+[A-Za-z][A-Za-z'’/]*){1,5})[ \t]+(?:(?:is|of|=|:|#)[ \t]*)?(?P<v>\d[\d-]{5,14}\d)(?![\w/.-])",
+            r"(?P<gap>(?:[ \t]+[A-Za-z][A-Za-z'’/]*){1,5})[ \t]+(?:(?:is|of|=|:|#)[ \t]*)?(?P<v>\d[\d-]{5,14}\d)(?![\w/-]|\.\d)",
             _I,
         ),
         score=0.8,

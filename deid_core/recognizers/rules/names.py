@@ -47,7 +47,7 @@ from deid_core.recognizers.lexicon import (
     alternation,
     rule_list,
 )
-from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, LANGUAGE_BEFORE, PAST_VERBS, TRADES, past_tense
+from deid_core.recognizers.rules.common_words import ANIMAL_BEFORE, CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, LANGUAGE_BEFORE, PAST_VERBS, TRADES, past_tense
 from deid_core.recognizers.rules.tokens import Token, caps_line_at, tokenize
 from deid_core.recognizers.tables import Cell, name_in_cell, table_cells
 from deid_core.spans import Category, Evidence, Span
@@ -1565,8 +1565,12 @@ class NameRecognizer(RuleRecognizer):
             words = list(re.finditer(r"\S+", m.group("name")))
             while words and not (lex.is_name(words[0].group(0)) and plain(words[0].group(0).lower())):
                 words.pop(0)  # "BEFORE PRBC: SUMMER ALBRIGHT, DOB": the name starts at its first listed word
-            # "ID BAND RECHECKED, DOB": a word ending like a verb's past or an adjective is no unlisted name
-            if len(words) >= 2 and all(lex.is_name(w.group(0)) or not (self._is_word(w.group(0)) or _INFLECTED.search(w.group(0).lower())) for w in words):
+            # "ID BAND RECHECKED, DOB": a word ending like a verb's past or an adjective is no unlisted name; "still
+            # working on dob": a function word is no part of a name, listed or not
+            if len(words) >= 2 and all(
+                plain(w.group(0).lower()) and (lex.is_name(w.group(0)) or not (self._is_word(w.group(0)) or _INFLECTED.search(w.group(0).lower())))
+                for w in words
+            ):
                 out.append(NameCandidate(m.start("name") + words[0].start(), m.end("name"), Category.PATIENT, 0.85, "name_dob"))
         return out
 
@@ -1925,7 +1929,11 @@ class NameRecognizer(RuleRecognizer):
         }
         cued = self.cued(text, tokens, listed) + self._subjects(text, tokens)
         taken = [(c.start, c.end) for c in cued]
-        found = [c for c in self._surname_first(text, cued + self.uncued(text, tokens, taken, listed)) if not self._procedure_at(text, c)]
+        found = [
+            c
+            for c in self._surname_first(text, cued + self.uncued(text, tokens, taken, listed))
+            if not self._procedure_at(text, c) and not self._pet_at(text, c)
+        ]
         found += self._nicknames_after(text, found)
         cells = [c for c in table_cells(text) if c.role in (Category.PATIENT, Category.DOCTOR)]
         return self._by_column(text, found, cells) if cells else found
@@ -1941,6 +1949,11 @@ class NameRecognizer(RuleRecognizer):
             if quoted:
                 out.append(quoted)
         return out
+
+    @staticmethod
+    def _pet_at(text: str, cand: NameCandidate) -> bool:
+        """A name after an animal is the pet's ("his dog sadie"), unless a title makes it a person's."""
+        return cand.rule not in ("title", "title_credential") and bool(ANIMAL_BEFORE.search(text, max(0, cand.start - 30), cand.start))
 
     @staticmethod
     def _procedure_at(text: str, cand: NameCandidate) -> bool:

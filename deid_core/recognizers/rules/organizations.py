@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.gazetteer import GazetteerResources, default_resources
 from deid_core.recognizers.lexicon import RELATION_WORDS, alternation, rule_list
-from deid_core.recognizers.rules.common_words import FACILITY_TAILS, FUNCTION_WORDS
+from deid_core.recognizers.rules.common_words import FACILITY_TAILS, FUNCTION_WORDS, TRADES
 from deid_core.recognizers.rules.tokens import CaseBlind
 from deid_core.spans import Category, Span
 
@@ -37,17 +37,32 @@ _DOTTED = _LEADS | _DENOMINATION_WORDS | _BUSINESS_TAILS
 _CONGREGATION_END = re.compile(r"\b(?:" + alternation(_HEADS | _DENOMINATIONS) + r")\b", re.I)
 _FACILITY_WORD_AFTER = re.compile(r"[ \t]+(?:" + alternation(FACILITY_TAILS) + r")\b", re.I)
 _CONGREGATION_GOES_ON = re.compile(r"[ \t]+" + _CONGREGATION_END.pattern, re.I)
+#: carers and clinicians: after "at" where they work ("pharmacist at st. anne's"), after "for" whom or what they serve
+#: ("interpreter for mother", "PERFUSIONIST FOR PCO2")
+_CARERS = frozenset({
+    "interpreter", "translator", "caregiver", "doula", "midwife", "orthotist", "prosthetist", "perfusionist", "phlebotomist",
+    "sonographer", "radiographer", "dietitian", "dietician", "nutritionist", "pharmacist", "audiologist", "optometrist",
+    "podiatrist", "dentist", "hygienist", "medic", "medics", "paramedic", "paramedics",
+})
+#: the other trades name where they are plied after "at" or "for"
+_TRADES_AT_WORK = (TRADES | {"trainer", "trainers", "groom", "jockey", "hotwalker", "cook", "clerk", "driver", "manager"}) - _CARERS
 #: what a person does for a living, studies or serves in, then where: "works nights at", "employed by", "retired
 #: from", "FOREMAN FROM", "works as a cook at", "student at", "stationed at"
 _WORK_CUE = re.compile(
     r"\b(?:(?:works?|working|worked)(?:[ \t]+(?:nights|days|evenings|weekends|overnights|part[ \t-]time|full[ \t-]time|there))?"
-    r"(?:[ \t]+as[ \t]+an?[ \t]+[a-z]+(?:[ \t]+[a-z]+)?)?[ \t]+(?:at|for)|employed[ \t]+(?:at|by)|employee[ \t]+of|employer[ \t]*(?:is|:)"
+    r"(?:[ \t]+as[ \t]+an?[ \t]+[a-z]+(?:[ \t]+[a-z]+)?)?[ \t]+(?:at|for)|employed[ \t]+(?:at|by)|employee[ \t]+of|employer(?:[ \t]*(?:is|:))?"
     r"|retired[ \t]+from|laid[ \t]+off[ \t]+from|(?:boss|foreman|supervisor|co-?worker|hr|owner)[ \t]+(?:from|at|of)"
+    # a trade and where it is plied: "HORSE TRAINER AT MEADOWVIEW STABLES", "welder for ohio valley steel"; a letter for
+    # an employer, and an employer named with no verb: "WORK NOTE FOR ...", "EMPLOYER BLUE GRASS FREIGHT LINES CALLED"
+    r"|(?:" + alternation(_TRADES_AT_WORK) + r")[ \t]+(?:at|for)|(?:" + alternation(_CARERS) + r")[ \t]+at|work[ \t]+(?:note|excuse|letter|release)[ \t]+for"
     # where a person studies or serves: "student at chipola college", "STATIONED AT HURLBURT FIELD"
     r"|(?:student|freshman|sophomore|junior|senior|teacher|professor|coach|principal|cadet)[ \t]+(?:at|of)"
-    r"|enrolled[ \t]+at|teaches[ \t]+at|graduated[ \t]+from|stationed[ \t]+(?:at|in)|deployed[ \t]+(?:at|from))[ \t]+",
+    r"|enrolled[ \t]+at|(?:teaches|taught)(?:[ \t]+[\w-]+){0,2}?[ \t]+at|graduated[ \t]+from|stationed[ \t]+(?:at|in)|deployed[ \t]+(?:at|from))[ \t]+",
     re.I,
 )
+#: English hardly writes a word rarer than this: alone after a cue of work or study it names the place ("student at
+#: transy"; "works at cannery" names a kind)
+_UNWRITTEN_WORD_FREQ = 1e-7
 _STOP_PUNCTUATION = re.compile(r"[,;:()\n\"]|\.(?:[ \t]|$)")
 
 
@@ -142,24 +157,31 @@ class OrganizationRecognizer(RuleRecognizer):
         out = []
         for cue in _WORK_CUE.finditer(text):
             words: list[_Word] = []
-            for w in _words(text, cue.end(), min(len(text), cue.end() + 60)):
+            after = _words(text, cue.end(), min(len(text), cue.end() + 60))
+            after_the = bool(after) and after[0].text.lower() == "the"
+            for w in after[1:] if after_the else after:
                 if _STOP_PUNCTUATION.search(text, (words[-1].end if words else cue.end()), w.start):
                     break
                 low = w.text.lower()
-                if low != "&" and (low in FUNCTION_WORDS or lex.is_clinical(low) or low in RELATION_WORDS or len(words) == 5):
+                ends = low in FUNCTION_WORDS or lex.is_clinical(low) or low in RELATION_WORDS  # a business's last word may be clinical ("LINES")
+                if low != "&" and ((ends and low not in _BUSINESS_TAILS) or len(words) == 5):
                     break  # "student at castle valley tech mom darla": a relative begins another phrase
                 words.append(w)
             tails = [i for i, w in enumerate(words) if w.text.lower() in _BUSINESS_TAILS]
             if tails:
                 words = words[: tails[-1] + 1]
+            if after_the and not (tails and self._names_which([w.text.lower() for w in words[: tails[-1]]])):
+                continue  # "works at the casino", "at the cheese plant": after "the", a business's last word and a name
+            if cue.group(0).strip().lower() == "employer" and not tails and len(words) < 2:
+                continue  # "(employer JDA)": with no verb, one word after "employer" may say what it sent, not who it is
             if words and words[-1].text != "&" and self._employer_shape(words, bool(tails), caseless):
                 out.append((words[0].start, words[-1].end))
         return out
 
     def _employer_shape(self, words: list[_Word], tail: bool, caseless: CaseBlind) -> bool:
         """Capitalised words where case is told; where it is not, some word of a name and a business's shape: its
-        last word (``tail``), an ampersand, a possessive, or a first word that is no everyday word (alone, a name:
-        "works at tyson", not "works at cannery")."""
+        last word (``tail``), an ampersand, a possessive, or a first word that is no everyday word ("works at tyson",
+        "student at transy"; not "works at cannery")."""
         lex = self.resources.lexicon
         first = words[0].text
         if not caseless.at(first, words[0].start):
@@ -170,5 +192,16 @@ class OrganizationRecognizer(RuleRecognizer):
             tail
             or any(w.text == "&" for w in words)
             or first.endswith(("'s", "’s"))
-            or (len(words) > 1 or lex.is_name(first.lower())) and not (lex.is_common_word(first.lower()) or self._everyday_compound(first.lower()))
+            or not self._ordinary(first.lower()) and (len(words) > 1 or lex.is_name(first.lower()) or lex.frequency(first) < _UNWRITTEN_WORD_FREQ)
         )
+
+    def _names_which(self, lows: list[str]) -> bool:
+        """Words before a business's last word that name which one, not what kind: two that say no kind, or one that is
+        no everyday word ("the supreme rice mill", "the toyota plant"; not "the cheese plant", "the old paper mill")."""
+        named = [w for w in lows if w not in _GENERIC]
+        return len(named) >= 2 or any(not self.resources.lexicon.is_everyday(w) for w in named)
+
+    def _ordinary(self, low: str) -> bool:
+        """An everyday word, or two of them written as one that is no listed name ("sawmill"; "woodford" is a name)."""
+        lex = self.resources.lexicon
+        return lex.is_common_word(low) or (self._everyday_compound(low) and not lex.is_name(low))

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from deid_core.recognizers.base import NoteContext, RuleRecognizer
 from deid_core.recognizers.gazetteer import RARE_TOWN_WORD_FREQ, GazetteerResources, default_resources, state_after, transfer_not_state, word_after
-from deid_core.recognizers.lexicon import AMBIGUOUS_STATE_ABBRS, RELATIONS, STATE_ABBRS, STATES, alternation, countries, rule_list, us_cities, us_postal_towns
+from deid_core.recognizers.lexicon import AMBIGUOUS_STATE_ABBRS, RELATIONS, STATE_ABBRS, STATES, alternation, countries, is_listed_town, prominent_places, rule_list, us_cities, us_postal_towns
 from deid_core.recognizers.rules.common_words import CLINICAL_ACRONYMS, DRUG_SUFFIX, FUNCTION_WORDS, PLACE_TAILS, RESIDENCE_TAILS, TITLE_BEFORE_NAME, TRADES, past_tense
 from deid_core.recognizers.rules.tokens import CaseBlind
 from deid_core.spans import Category, Span
@@ -177,17 +177,18 @@ _PLACE_AFTER_BARE_CASELESS = re.compile(
     r"|(?P<outside>outside(?:[ \t]+of)?)(?=[ \t]+[a-z'’-]{4}))[ \t]+(?P<place>[a-z][a-z'’-]{2,}(?:[ \t]+[a-z][a-z'’-]{1,})?)(?P<state>,[ \t]*[a-z]{2}\b)?", re.I
 )
 
-#: "hand crushed at the paper mill in rumford", "FLOWN OFF MONHEGAN", "moving bales near thedford": after the commonest
-#: prepositions only a town with a post office whose name English almost never writes (never "to walker", "on holiday")
+#: "hand crushed at the paper mill in rumford", "FLOWN OFF MONHEGAN", "moving bales near thedford", "home is 40 min past
+#: chama": after the commonest prepositions only a town with a post office whose name English almost never writes
+#: (never "to walker", "on holiday")
 #: (the word after is only looked at, so that "RIDE IN RODEO IN BANDERA" reads both)
 _PLACE_AFTER_COMMON_PREPOSITION = re.compile(
-    r"(?<![\w-])(?:in|on|off|at|to|near)[ \t]+(?P<place>[a-z][a-z'’-]{2,})(?=(?:[ \t]+(?P<after>[a-z'’-]+(?:/[a-z]?)?))?)", re.I
+    r"(?<![\w-])(?:in|on|off|at|to|near|past|beyond)[ \t]+(?P<place>[a-z][a-z'’-]{2,})(?=(?:[ \t]+(?P<after>[a-z'’-]+(?:/[a-z]?)?))?)", re.I
 )
 #: a hospital's type word, or a shop's or a workplace's, then the town it stands in: "FLOWN FROM FRANCES MAHON
-#: DEACONESS IN GLASGOW", "pharmacy in mercedes closed", "THE PACKING PLANT IN LEXINGTON"; there a listed town is the
-#: town even where it names a coma scale or a person
+#: DEACONESS IN GLASGOW", "pharmacy in mercedes closed", "THE PACKING PLANT IN LEXINGTON", "dialyzes at kidney center in
+#: paris"; there a listed town is the town even where it names a coma scale or a person
 _FACILITY_IN_TOWN = re.compile(
-    r"\b(?:hosp(?:ital)?|medical[ \t]+(?:center|ctr)|med[ \t]+ctr|deaconess|memorial|regional|clinic|cah|health[ \t]+(?:center|ctr)"
+    r"\b(?:hosp(?:ital)?|deaconess|memorial|regional|clinic|cah|cent(?:er|re)|ctr|dialysis|rehab|nursing[ \t]+home"
     r"|pharmacy|drugstore|walmart|wal-mart|grocery|store|packing[ \t]+plant|plant|mill|refinery|feedlot|factory|elevator)"
     r"[ \t]+in[ \t]+(?P<place>[a-z][a-z'’-]{2,})(?:[ \t]+(?P<after>[a-z][a-z'’-]{2,}))?",
     re.I,
@@ -410,11 +411,21 @@ class PlaceCueRecognizer(RuleRecognizer):
         first, after = m.group("place").lower(), (m.group("after") or "").lower()
         if after and self._listed_town(f"{first} {after}") and (after in PLACE_TAILS or not lex.is_common_word(after)):
             return m.end("after")
-        if first in FUNCTION_WORDS or first in _TIME_WORDS or first in _NOT_PLACE_WORDS or lex.is_common_word(first, strict=True):
+        if first in FUNCTION_WORDS or first in _TIME_WORDS or first in _NOT_PLACE_WORDS:
+            return None
+        if lex.is_common_word(first, strict=True) and not self._famous_town(first):
             return None
         if lex.is_clinical(first) and not lex.is_eponym(first):
             return None
         return m.end("place") if self._listed_town(first) else None
+
+    def _famous_town(self, word: str) -> bool:
+        """A listed town that English writes more often than people bear its name only because the place is famous
+        ("kidney center in paris", "HOSP IN VERSAILLES"), not because it is an everyday word ("clinic in general")."""
+        lex = self.resources.lexicon
+        if not self._listed_town(word) or lex.is_stop(word) or lex.is_clinical(word):
+            return False
+        return word in prominent_places() or (lex.is_name(word) and not lex.is_everyday(word))
 
     def _describes_water(self, word: str) -> bool:
         """A word that says what kind of water, whose or where, not which: "the frozen lake", "his own creek"."""
@@ -455,8 +466,8 @@ class PlaceCueRecognizer(RuleRecognizer):
         elif two and state_after(m.string, m.start("place") + len(place.split()[0])) == m.end("place") and self._town_word(words[0], rare=True):
             end = m.end("place")  # "pt from woonsocket ri": a town and its state without the comma
         elif self._town_word(words[0]) and (not strong_only or (with_state and len(words) == 1) or self._postal_town_alone(words)):
-            if len(words) == 1 and not with_state and self.resources.lexicon.is_common_word(words[0]) and not self._listed_town(words[0]):
-                return None  # "LIVES 18 MI FROM PAVEMENT": alone, an ordinary word that names no town is a thing
+            if not with_state and self.resources.lexicon.is_common_word(words[0]) and not self._listed_town(words[0]):
+                return None  # "LIVES 18 MI FROM PAVEMENT", "DRIVING BACK FROM FLEA MARKET": an ordinary word that names no town is a thing
             end = m.start("place") + len(place.split()[0])
         else:
             return None
@@ -474,6 +485,8 @@ class PlaceCueRecognizer(RuleRecognizer):
         for i, w in enumerate(words):
             word = w.group(0).lower()
             named = word in _NOT_PLACE_WORDS and i + 1 < len(words) and words[i + 1].group(0).lower() in PLACE_TAILS  # "church point"
+            if word in _NOT_PLACE_WORDS and not named and i and self._kind_named(words[:i]):
+                return None  # "DRIVING BACK FROM FLEA MARKET": ordinary words before a kind of place say which kind
             if word in FUNCTION_WORDS or (word in _NOT_PLACE_WORDS and not named) or word in _TIME_WORDS or lex.is_clinical(word) or word.upper() in CLINICAL_ACRONYMS:
                 break  # "on long drives from now on": a time is no place
             if past_tense(word):
@@ -485,6 +498,14 @@ class PlaceCueRecognizer(RuleRecognizer):
             return None
         # after where someone lives, a state's short form that is no function word needs no comma
         return state_after(m.string, self._with_place_tail(m.string, end), needs_comma=_STATE_WORDS)
+
+    def _kind_named(self, words: list[re.Match[str]]) -> bool:
+        """Ordinary words that name no town and end in no place's last word: before a kind of place they say which kind
+        ("flea market"; not "twin buttes trailer park" or "oak grove shelter")."""
+        lows = [w.group(0).lower() for w in words]
+        if self._listed_town(" ".join(lows)) or any(w in PLACE_TAILS for w in lows):
+            return False
+        return all(self.resources.lexicon.is_common_word(w) for w in lows)
 
     @staticmethod
     def _with_place_tail(text: str, end: int) -> int:
@@ -547,7 +568,7 @@ class PlaceCueRecognizer(RuleRecognizer):
         """A listed city or post-office town, with a saint written short as the lists spell it ("sault ste marie" is
         listed "sault sainte marie", "st martinville" "saint martinville")."""
         spelled = " ".join(_SAINTS_SPELLED.get(w, w) for w in name.replace(".", "").split())
-        return any(n in us_cities() or n in us_postal_towns() for n in (name, spelled))
+        return any(is_listed_town(n) for n in (name, spelled))
 
     def _ends_after_first(self, first: str, second: str) -> bool:
         """A place of ordinary words ends after its first: before a word of time or a past tense, or when the first is
