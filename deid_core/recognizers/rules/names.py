@@ -253,6 +253,8 @@ def _closes_a_message(text: str, start: int) -> bool:
     return bool(_SIGNOFF_BEFORE.search(text[max(0, start - 30) : start]))
 
 
+#: the rules that find a name by its title: the title makes a person of what a pet's or an operation's name would be
+_TITLE_RULES = frozenset({"title", "title_credential"})
 #: an operation's status and its qualifier before the surgeon's name it bears: "S/P BIDIRECTIONAL GLENN", "s/p stage 1 norwood"
 _PROCEDURE_BEFORE = re.compile(
     r"\bs/p[ \t]+(?:(?:bidirectional|bilateral|modified|classic|hemi-?|extracardiac|fenestrated|lateral[ \t]+tunnel|stage[ \t]+\d|staged|redo|lap(?:aroscopic)?|open)[ \t]+)*$",
@@ -1953,13 +1955,13 @@ class NameRecognizer(RuleRecognizer):
     @staticmethod
     def _pet_at(text: str, cand: NameCandidate) -> bool:
         """A name after an animal is the pet's ("his dog sadie"), unless a title makes it a person's."""
-        return cand.rule not in ("title", "title_credential") and bool(ANIMAL_BEFORE.search(text, max(0, cand.start - 30), cand.start))
+        return cand.rule not in _TITLE_RULES and bool(ANIMAL_BEFORE.search(text, max(0, cand.start - 30), cand.start))
 
     @staticmethod
     def _procedure_at(text: str, cand: NameCandidate) -> bool:
         """``S/P BIDIRECTIONAL GLENN``, ``s/p norwood``: after "s/p" a name is the operation named for its surgeon
         (a title still names the person: "s/p visit w dr glenn")."""
-        if cand.rule in ("title", "title_credential"):
+        if cand.rule in _TITLE_RULES:
             return False
         before = text[max(0, cand.start - 40) : cand.start]
         return bool(_PROCEDURE_BEFORE.search(before)) or (before.lower().endswith("s/") and text[cand.start : cand.start + 2].lower() == "p ")
